@@ -1,0 +1,38 @@
+# Two entry points for a fresh machine: `make run` (crawl feeds.txt into blogs.db) and `make test`.
+PY ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: setup run watch test lint evaluate bench demo clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/scrapy crawl blogs
+
+watch: $(STAMP)
+	$(BIN)/scrapy crawl blogs -a watch=1
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check crawler extractor pipelines farm
+	$(BIN)/ruff format --check crawler extractor pipelines farm
+	$(BIN)/mypy crawler extractor pipelines
+
+evaluate: $(STAMP)
+	$(BIN)/python -m extractor evaluate --corpus ../shared/corpus
+
+bench: $(STAMP)
+	$(BIN)/python bench/extract_speed.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
