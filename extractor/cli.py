@@ -1,0 +1,199 @@
+"""Command line: ``python -m extractor extract|evaluate``.
+
+    python -m extractor extract site/pages/*.html --out out.jsonl
+    python -m extractor extract --corpus ../shared/corpus --out out.jsonl
+    python -m extractor evaluate --corpus ../shared/corpus [--json OUT] [--preset paper]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import IO
+
+from .corpus import CorpusSite, iter_corpus
+from .options import PRESETS, Options
+from .pipeline import Page, PageExtraction, extract_site
+from .scoring import SiteScore, macro, metrics, pooled, score_page
+
+
+def _extract_files(paths: Sequence[Path], options: Options) -> list[PageExtraction]:
+    pages = [Page(None, p.read_bytes()) for p in paths]
+    return extract_site(pages, options)
+
+
+def _site_job(args: tuple[CorpusSite, str]) -> list[dict[str, object]]:
+    site, preset = args
+    files = site.page_files()
+    results = _extract_files(files, PRESETS[preset])
+    rows = []
+    for path, res in zip(files, results, strict=True):
+        rel = path.relative_to(site.dir).as_posix()
+        row: dict[str, object] = {"file": site.key(rel), "post": res.post, "comments": res.comments}
+        if res.error:
+            row["error"] = res.error
+        if res.warnings:
+            row["warnings"] = res.warnings
+        rows.append(row)
+    return rows
+
+
+def extract_corpus(
+    root: Path, preset: str, sources: list[str] | None = None, sites: list[str] | None = None, jobs: int = 0
+) -> Iterator[tuple[CorpusSite, list[dict[str, object]]]]:
+    """Extract every site of a corpus (one set per site), in parallel processes when jobs > 1."""
+    all_sites = list(iter_corpus(root, sources, sites))
+    jobs = jobs or min(os.cpu_count() or 1, 4)
+    work = [(s, preset) for s in all_sites]
+    if jobs > 1 and len(work) > 1:
+        with ProcessPoolExecutor(jobs) as pool:
+            yield from zip(all_sites, pool.map(_site_job, work, chunksize=1), strict=True)
+    else:
+        for item in work:
+            yield item[0], _site_job(item)
+
+
+def _write_rows(rows: list[dict[str, object]], out: IO[str]) -> None:
+    for row in rows:
+        out.write(json.dumps({k: row[k] for k in ("file", "post", "comments")}, ensure_ascii=False) + "\n")
+
+
+def cmd_extract(a: argparse.Namespace) -> int:
+    out = open(a.out, "w", encoding="utf-8") if a.out and a.out != "-" else sys.stdout
+    try:
+        if a.corpus:
+            for _site, rows in extract_corpus(Path(a.corpus), a.preset, a.source, a.site, a.jobs):
+                _write_rows(rows, out)
+        else:
+            if not a.files:
+                print("extract: give FILE... (one site's pages) or --corpus ROOT", file=sys.stderr)
+                return 2
+            paths = [Path(f) for f in a.files]
+            results = _extract_files(paths, PRESETS[a.preset])
+            for path, res in zip(paths, results, strict=True):
+                if res.error:
+                    print(f"extract: {path}: {res.error}", file=sys.stderr)
+                row = {"file": str(path), "post": res.post, "comments": res.comments}
+                out.write(json.dumps(row, ensure_ascii=False) + "\n")
+            for w in sorted({w for r in results for w in r.warnings}):
+                print(f"extract: warning: {w}", file=sys.stderr)
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    return 0
+
+
+def _fmt(v: float | None) -> str:
+    return f"{v:6.3f}" if v is not None else f"{'-':>6}"
+
+
+def cmd_evaluate(a: argparse.Namespace) -> int:
+    scores: list[SiteScore] = []
+    preds_out = open(a.predictions, "w", encoding="utf-8") if a.predictions else None
+    for site, rows in extract_corpus(Path(a.corpus), a.preset, a.source, a.site, a.jobs):
+        by_file = {str(r["file"]): r for r in rows}
+        if preds_out:
+            _write_rows(rows, preds_out)
+        counts = None
+        for t in site.truth:
+            pc = score_page(t, by_file.get(site.key(str(t["file"]))), site.comments_split)
+            if counts is None:
+                counts = pc
+            else:
+                counts.add(pc)
+        if counts is not None:
+            scores.append(SiteScore(site.source, site.site, counts))
+    if preds_out:
+        preds_out.close()
+    if not scores:
+        print(f"evaluate: no sites under {a.corpus}", file=sys.stderr)
+        return 2
+    report = build_report(scores)
+    if a.json:
+        Path(a.json).write_text(json.dumps(report, indent=1), encoding="utf-8")
+    print_report(report, scores)
+    return 0
+
+
+def build_report(scores: list[SiteScore]) -> dict[str, object]:
+    sources: dict[str, object] = {}
+    for src in sorted({s.source for s in scores}):
+        ss = [s for s in scores if s.source == src]
+        sources[src] = {"macro": macro(ss), "micro": metrics(pooled(ss))}
+    return {
+        "sites": [{"source": s.source, "site": s.site, **s.counts.values, **metrics(s.counts)} for s in scores],
+        "sources": sources,
+        "macro": macro(scores),
+        "micro": metrics(pooled(scores)),
+    }
+
+
+def print_report(report: dict[str, object], scores: list[SiteScore]) -> None:
+    hdr = (
+        f"{'source/site':<40} {'pages':>5} | {'POST P':>6} {'R':>6} {'F1':>6} | {'CMT P':>6} {'R':>6} {'F1':>6}"
+        f" | {'cnt=':>6} | {'0c-fp':>7} {'c-miss':>7}"
+    )
+    print(hdr)
+
+    def row(name: str, m: dict[str, float | None], counts: dict[str, int] | None) -> None:
+        pages = f"{counts['pages']:>5}" if counts else f"{'':>5}"
+        fp = (
+            f"{counts['zero_fp']:>3}/{counts['zero_pages']:<3} {counts['cmt_missed']:>3}/{counts['cmt_pages']:<3}"
+            if counts
+            else f"{'':>7} {'':>7}"
+        )
+        print(
+            f"{name[:40]:<40} {pages} | {_fmt(m['post_p'])} {_fmt(m['post_r'])} {_fmt(m['post_f1'])} |"
+            f" {_fmt(m['com_p'])} {_fmt(m['com_r'])} {_fmt(m['com_f1'])} | {_fmt(m['count_exact_rate'])} | {fp}"
+        )
+
+    for src in sorted({s.source for s in scores}):
+        print("-" * len(hdr))
+        ss = [s for s in scores if s.source == src]
+        for s in ss:
+            row(f"{src}/{s.site}", metrics(s.counts), s.counts.values)
+        n_c = sum(1 for s in ss if s.counts["com_truth"])
+        row(f"{src} MACRO ({len(ss)} sites, {n_c} w/ cmts)", macro(ss), None)
+        row(f"{src} micro", metrics(pooled(ss)), pooled(ss).values)
+    print("-" * len(hdr))
+    n_c = sum(1 for s in scores if s.counts["com_truth"])
+    m = macro(scores)
+    row(f"ALL MACRO ({len(scores)} sites, {n_c} w/ cmts)", m, None)
+    mi = metrics(pooled(scores))
+    row("ALL micro", mi, pooled(scores).values)
+    print(
+        f"SUMMARY: macro post F1 {_fmt(m['post_f1']).strip()} comment F1 {_fmt(m['com_f1']).strip()}"
+        f" | micro post F1 {_fmt(mi['post_f1']).strip()} comment F1 {_fmt(mi['com_f1']).strip()}"
+        f" | count-exact {_fmt(mi['count_exact_rate']).strip()} | {len(scores)} sites {pooled(scores)['pages']} pages"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m extractor", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    for name in ("extract", "evaluate"):
+        p = sub.add_parser(name)
+        p.add_argument("--corpus", metavar="ROOT", help="corpus root in the shared/corpus format")
+        p.add_argument("--preset", choices=sorted(PRESETS), default="default", help="options preset")
+        p.add_argument("--source", action="append", help="only this corpus source (repeatable)")
+        p.add_argument("--site", action="append", help="only this corpus site (repeatable)")
+        p.add_argument("--jobs", type=int, default=0, help="worker processes (default: CPU count, max 4)")
+    ex = sub.choices["extract"]
+    ex.add_argument("files", nargs="*", metavar="FILE", help="one site's saved pages")
+    ex.add_argument("--out", metavar="OUT.jsonl", help="output JSON Lines (default stdout)")
+    ev = sub.choices["evaluate"]
+    ev.set_defaults(corpus=None)
+    ev.add_argument("--json", metavar="OUT", help="write all numbers as JSON")
+    ev.add_argument("--predictions", metavar="OUT.jsonl", help="also write the predictions scored")
+    a = ap.parse_args(argv)
+    if a.cmd == "evaluate":
+        if not a.corpus:
+            ap.error("evaluate needs --corpus ROOT")
+        return cmd_evaluate(a)
+    return cmd_extract(a)

@@ -1,0 +1,79 @@
+"""Step 6: block identifiers (Yoshida, Inui & Yamamoto 2013, §3.5).
+
+    >>> from extractor.blocks import parse_blocks
+    >>> pages = [parse_blocks('<div id="a"><p>x</p></div><div class="c"></div>')] * 2
+    >>> eligible = eligible_identifiers(pages, "attribute")
+    >>> sorted(eligible)
+    ['#a', '.c']
+    >>> assign_identifiers(pages[0], eligible, "attribute")
+    ['_default', '#a', '#a', '.c']
+
+Element identifiers are the id and class values of block-level elements. One is *eligible* when it
+occurs exactly once in every page of the set. Blocks take identifiers in preorder: their own eligible
+identifier, else the previous sibling block's identifier, else the parent block's, else ``_default``.
+
+When an element has both an id and a class, the id is tried first (it is the more specific name),
+then the class: as the whole attribute value (``attribute``, as the paper does) or token by token
+(``tokens``: WordPress adds per-post tokens such as ``post-34`` beside stable ones such as
+``hentry``). Siblings and parents are taken in the tree of blocks, since identifiers belong to
+block-level elements only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .blocks import Block
+from .options import ClassMode
+
+DEFAULT_IDENTIFIER = "_default"
+
+
+def candidates(block: Block, class_mode: ClassMode) -> list[str]:
+    """The block element's identifiers, in the order they are tried."""
+    out: list[str] = []
+    if block.element_id and block.element_id.strip():
+        out.append("#" + block.element_id.strip())
+    if block.element_class:
+        tokens = block.element_class.split()
+        if tokens:
+            if class_mode == "attribute":
+                out.append("." + " ".join(tokens))
+            else:
+                out.extend("." + t for t in dict.fromkeys(tokens))
+    return out
+
+
+def identifier_counts(blocks: Iterable[Block], class_mode: ClassMode) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for b in blocks:
+        for c in candidates(b, class_mode):
+            counts[c] = counts.get(c, 0) + 1
+    return counts
+
+
+def eligible_identifiers(pages: Sequence[Sequence[Block]], class_mode: ClassMode) -> set[str]:
+    """Identifiers that occur exactly once in each page of the set."""
+    eligible: set[str] | None = None
+    for blocks in pages:
+        once = {c for c, n in identifier_counts(blocks, class_mode).items() if n == 1}
+        eligible = once if eligible is None else eligible & once
+        if not eligible:
+            return set()
+    return eligible or set()
+
+
+def assign_identifiers(blocks: Sequence[Block], eligible: set[str], class_mode: ClassMode) -> list[str]:
+    """Each block's identifier, propagated in preorder (own, previous sibling, parent, default)."""
+    out: list[str] = []
+    for b in blocks:
+        own = next((c for c in candidates(b, class_mode) if c in eligible), None)
+        if own is not None:
+            out.append(own)
+        elif b.prev_sibling >= 0:
+            out.append(out[b.prev_sibling])
+        elif b.parent >= 0:
+            out.append(out[b.parent])
+        else:
+            out.append(DEFAULT_IDENTIFIER)
+    return out

@@ -1,0 +1,213 @@
+"""Step 4-5: which blocks occur on only one page of a set (ExtractUniqueBlock 2009 §3.2.4-3.2.5).
+
+    >>> from extractor.matching import Vector, unique_blocks
+    >>> a, b = Vector({"x": 1.0}), Vector({"x": 1.0, "y": 0.1})
+    >>> unique_blocks([[a], [b], [Vector({"z": 1.0})]])
+    [[False], [False], [True]]
+
+A block occurrence (page p, vector x) is *matched* when some block on another page q has cosine
+similarity > threshold with x; unmatched blocks are content. With near-duplicate page detection
+(§4.2), pages are grouped into clusters and a match counts only on a page of another cluster.
+
+The result equals the all-pairs definition exactly (``unique_blocks_bruteforce``, used by the
+property tests) at near-linear cost:
+
+1. identical vectors are grouped by hash: a group seen on two clusters is matched outright;
+2. the remaining distinct vectors are looked up in an inverted index with prefix filtering
+   (Bayardo, Ma & Srikant 2007): features are ordered rarest first and a vector indexes only the
+   shortest prefix whose remaining suffix norm is below the threshold, since two vectors sharing no
+   indexed feature cannot reach the threshold;
+3. every candidate pair is verified with the exact cosine; the search for a vector stops at its
+   first qualifying match.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+# Guards the prefix bound against rounding: indexing a little more never changes the result.
+_EPS = 1e-9
+
+
+@dataclass(slots=True, eq=False)
+class Vector:
+    """A sparse non-negative feature vector with its norm and identity key."""
+
+    weights: dict[str, float]
+    norm: float = 0.0
+    key: frozenset[tuple[str, float]] = field(default_factory=frozenset)
+
+    def __post_init__(self) -> None:
+        self.norm = math.sqrt(sum(w * w for w in self.weights.values()))
+        self.key = frozenset(self.weights.items())
+
+
+def cosine(a: Vector, b: Vector) -> float:
+    """Exact cosine similarity of two sparse vectors (0 when either is empty)."""
+    if not a.norm or not b.norm:
+        return 0.0
+    if len(a.weights) > len(b.weights):
+        a, b = b, a
+    bw = b.weights
+    dot = 0.0
+    for f, w in a.weights.items():
+        v = bw.get(f)
+        if v is not None:
+            dot += w * v
+    return dot / (a.norm * b.norm)
+
+
+def similar(a: Vector, b: Vector, threshold: float) -> bool:
+    return cosine(a, b) > threshold
+
+
+def unique_blocks_bruteforce(
+    pages: Sequence[Sequence[Vector]], threshold: float = 0.9, clusters: Sequence[int] | None = None
+) -> list[list[bool]]:
+    """The definition, all pairs: True where a block matches no block of another page (cluster)."""
+    cl = list(clusters) if clusters is not None else list(range(len(pages)))
+    out: list[list[bool]] = []
+    for p, vectors in enumerate(pages):
+        row = []
+        for x in vectors:
+            matched = any(
+                similar(x, y, threshold)
+                for q, others in enumerate(pages)
+                if cl[q] != cl[p]
+                for y in others
+            )
+            row.append(not matched)
+        out.append(row)
+    return out
+
+
+@dataclass(slots=True, eq=False)
+class _Distinct:
+    vector: Vector
+    pages: set[int]
+
+
+def _group(pages: Sequence[Sequence[Vector]]) -> tuple[list[_Distinct], list[list[int]]]:
+    """Distinct vectors with the pages they occur on, and each occurrence's distinct index."""
+    by_key: dict[frozenset[tuple[str, float]], int] = {}
+    distinct: list[_Distinct] = []
+    where: list[list[int]] = []
+    for p, vectors in enumerate(pages):
+        row = []
+        for v in vectors:
+            i = by_key.get(v.key)
+            if i is None:
+                i = by_key[v.key] = len(distinct)
+                distinct.append(_Distinct(v, set()))
+            distinct[i].pages.add(p)
+            row.append(i)
+        where.append(row)
+    return distinct, where
+
+
+def _prefixes(distinct: list[_Distinct], threshold: float) -> list[list[str]]:
+    """Per distinct vector, the features it must be indexed under (rarest first)."""
+    df: dict[str, int] = {}
+    for d in distinct:
+        for f in d.vector.weights:
+            df[f] = df.get(f, 0) + 1
+    out = []
+    for d in distinct:
+        v = d.vector
+        if not v.norm:
+            out.append([])
+            continue
+        feats = sorted(v.weights, key=lambda f: (df[f], f))
+        # suffix norm: drop features from the front while the rest can still reach the threshold
+        rest = v.norm * v.norm
+        bound = (threshold - _EPS) * v.norm
+        prefix = []
+        for f in feats:
+            prefix.append(f)
+            rest -= v.weights[f] ** 2
+            if rest <= 0 or math.sqrt(max(rest, 0.0)) < bound:
+                break
+        out.append(prefix)
+    return out
+
+
+def unique_blocks(
+    pages: Sequence[Sequence[Vector]], threshold: float = 0.9, clusters: Sequence[int] | None = None
+) -> list[list[bool]]:
+    """True where a block matches no block on a page of another cluster (fast, exact)."""
+    cl = list(clusters) if clusters is not None else list(range(len(pages)))
+    distinct, where = _group(pages)
+    # clusters reached by each distinct vector (itself and its verified neighbours)
+    reach: list[set[int]] = [{cl[p] for p in d.pages} for d in distinct]
+    open_ids = [i for i, r in enumerate(reach) if len(r) < 2 and distinct[i].vector.norm]
+    if open_ids:
+        prefixes = _prefixes(distinct, threshold)
+        index: dict[str, list[int]] = {}
+        for i, prefix in enumerate(prefixes):
+            for f in prefix:
+                index.setdefault(f, []).append(i)
+        for i in open_ids:
+            if len(reach[i]) >= 2:
+                continue
+            x = distinct[i].vector
+            seen = {i}
+            for f in x.weights:
+                for j in index.get(f, ()):
+                    if j in seen:
+                        continue
+                    seen.add(j)
+                    if reach[j] <= reach[i] and len(reach[i]) == 1 and reach[j] == reach[i]:
+                        # a neighbour confined to the same single cluster adds nothing
+                        continue
+                    if similar(x, distinct[j].vector, threshold):
+                        reach[i] |= {cl[p] for p in distinct[j].pages}
+                        reach[j] |= {cl[p] for p in distinct[i].pages}
+                        if len(reach[i]) >= 2:
+                            break
+                if len(reach[i]) >= 2:
+                    break
+    # an empty vector has cosine 0 with everything, even with an identical empty vector
+    return [
+        [not distinct[i].vector.norm or not (reach[i] - {cl[p]}) for i in row] for p, row in enumerate(where)
+    ]
+
+
+def near_duplicate_clusters(
+    pages: Sequence[Sequence[Vector]], text_chars: Sequence[Sequence[int]], share: float = 0.5
+) -> list[int]:
+    """Cluster ids per page: pages whose text blocks mostly coincide form one cluster (2009 §4.2).
+
+    Only text-bearing blocks found on at most two pages count: boilerplate is on many pages and
+    would join every pair. Two pages join when the text they share that way is at least ``share`` of
+    the smaller page's such text (and at least 200 characters, so two short pages sharing a
+    sentence stay apart).
+    """
+    distinct, where = _group(pages)
+    own = [0] * len(pages)
+    shared: dict[tuple[int, int], int] = {}
+    counted: set[tuple[int, int]] = set()
+    for p, row in enumerate(where):
+        for i, chars in zip(row, text_chars[p], strict=True):
+            d = distinct[i]
+            if not chars or len(d.pages) > 2 or (p, i) in counted:
+                continue
+            counted.add((p, i))
+            own[p] += chars
+            if len(d.pages) == 2:
+                a, b = sorted(d.pages)
+                if p == a:
+                    shared[(a, b)] = shared.get((a, b), 0) + chars
+    parent = list(range(len(pages)))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for (a, b), chars in shared.items():
+        if chars >= 200 and chars >= share * min(own[a], own[b]):
+            parent[find(a)] = find(b)
+    return [find(p) for p in range(len(pages))]

@@ -1,0 +1,66 @@
+"""Extraction options: one frozen dataclass, each threshold tied to the paper section it comes from.
+
+    >>> from extractor.options import PAPER, DEFAULT
+    >>> PAPER.similarity_threshold
+    0.9
+
+``PAPER`` reproduces the published methods as written; ``DEFAULT`` is the best configuration
+measured on the dev corpus (see docs/algorithm.md, "Deviations", for each option's measured gain).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+TagWeight = Literal["count", "binary", "sqrt"]
+ClassMode = Literal["attribute", "tokens"]
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    # ExtractUniqueBlock 2009 §3.2.4: two blocks are "the same" when cosine similarity exceeds this.
+    similarity_threshold: float = 0.9
+    # §3.2.3 counts every tag occurrence; "binary"/"sqrt" damp tag counts so that markup-heavy
+    # blocks (25 <span>, 25 <br>) do not swamp their text in the cosine (deviation D1).
+    tag_weight: TagWeight = "count"
+    # Weight of one tag feature relative to one text line or attribute value (D1).
+    tag_scale: float = 1.0
+    # 2009 §4.2: the same article under two URLs cancels its own content; pages whose unique
+    # blocks mostly coincide are treated as one page when matching (deviation D2).
+    near_duplicate_pages: bool = False
+    near_duplicate_share: float = 0.5
+    # Post/comment 2013 §3.5: identifiers from id/class. "attribute" takes the whole class
+    # attribute value as the paper does; "tokens" tries each class token (deviation D3).
+    class_mode: ClassMode = "attribute"
+    # 2013 §4.6: re-extract non-content blocks sharing (identifier, tag) with content (D4).
+    reextract: bool = True
+    # Only re-extract when the identifier is the block's own, not inherited (D4).
+    reextract_own_identifier_only: bool = False
+    # Gupta et al. link density: a content block whose text is mostly anchor text is navigation
+    # (deviation D5). None disables the filter.
+    max_link_density: float | None = None
+    # 2013 §3.6 says post identifiers carry content on *every* page; D6 lets the comment-free
+    # pages decide instead (see separate.py).
+    robust_post_identifiers: bool = False
+    # Drop comment blocks that carry no word characters (bare "Reply", dates are kept) (D7).
+    min_comment_chars: int = 0
+
+    def but(self, **changes: object) -> Options:
+        """A copy with some fields changed: ``DEFAULT.but(reextract=False)``."""
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+PAPER = Options()
+
+DEFAULT = Options(
+    tag_weight="binary",
+    tag_scale=0.5,
+    near_duplicate_pages=True,
+    class_mode="tokens",
+    reextract=False,
+    max_link_density=0.5,
+    robust_post_identifiers=True,
+)
+
+PRESETS: dict[str, Options] = {"paper": PAPER, "default": DEFAULT}

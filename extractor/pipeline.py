@@ -1,0 +1,209 @@
+"""The method, step by step: ``extract_site`` reads as the papers' procedure.
+
+    >>> from extractor import Page, extract_site
+    >>> pages = [Page(None, b"<body><div id=nav>Home</div><p>Post one</p></body>"),
+    ...          Page(None, b"<body><div id=nav>Home</div><p>Post two</p></body>")]
+    >>> [x.post for x in extract_site(pages)]
+    ['Post one', 'Post two']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .blocks import Block, parse_blocks
+from .decode import decode_html
+from .features import block_vector
+from .identifiers import DEFAULT_IDENTIFIER, assign_identifiers, candidates, eligible_identifiers
+from .matching import Vector, near_duplicate_clusters, unique_blocks
+from .options import DEFAULT, Options
+from .robust import drop_link_blocks, robust_post_identifiers
+from .separate import BOILERPLATE, COMMENT, POST, reextract, separate_roles
+
+# Pages larger than this are cut before parsing (a 50 MB page is an error page or an attack).
+MAX_PAGE_BYTES = 16 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One fetched page: URL (or None), raw bytes and optional HTTP headers."""
+
+    url: str | None
+    body: bytes
+    headers: Mapping[str, object] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BlockResult:
+    """A block as reported: enough to store it or paint it in a report."""
+
+    index: int
+    tag: str
+    xpath: str
+    identifier: str
+    role: str  # "post", "comment" or "boilerplate"
+    text: str
+
+
+@dataclass(slots=True)
+class PageExtraction:
+    """The extraction of one page."""
+
+    url: str | None
+    post: str = ""
+    comments: list[str] = field(default_factory=list)
+    blocks: list[BlockResult] = field(default_factory=list)
+    encoding: str | None = None
+    error: str | None = None
+    warnings: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, object]:
+        return {"url": self.url, "post": self.post, "comments": self.comments, "error": self.error}
+
+
+@dataclass(slots=True)
+class ParsedPage:
+    """Steps 1-3 for one page: decoded, split into blocks, vectorised."""
+
+    url: str | None
+    blocks: list[Block]
+    vectors: list[Vector]
+    encoding: str | None = None
+    error: str | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+def read_page(page: Page, options: Options = DEFAULT) -> ParsedPage:
+    """Steps 1-3: decode, parse into blocks, build vectors. Errors are per page, never raised."""
+    body = page.body or b""
+    warnings = []
+    if len(body) > MAX_PAGE_BYTES:
+        warnings.append(f"page of {len(body)} bytes cut to {MAX_PAGE_BYTES}")
+        body = body[:MAX_PAGE_BYTES]
+    if not body.strip():
+        return ParsedPage(page.url, [], [], error="empty page")
+    decoded = decode_html(body, page.headers)
+    if _looks_binary(decoded.text):
+        return ParsedPage(page.url, [], [], decoded.encoding, error="not HTML: binary content")
+    blocks = parse_blocks(decoded.text)
+    if not blocks:
+        return ParsedPage(page.url, [], [], decoded.encoding, error="no parseable HTML")
+    vectors = [block_vector(b, options) for b in blocks]
+    return ParsedPage(page.url, blocks, vectors, decoded.encoding, warnings=warnings)
+
+
+def _looks_binary(text: str) -> bool:
+    sample = text[:4096]
+    if not sample:
+        return False
+    bad = sum(1 for ch in sample if ch == "\ufffd" or (ch < " " and ch not in "\t\n\r\f"))
+    return bad > len(sample) * 0.1
+
+
+def extract_site(pages: Sequence[Page], options: Options = DEFAULT) -> list[PageExtraction]:
+    """Extract posts and comments from one site's set of pages (both papers, in order)."""
+    parsed = [read_page(p, options) for p in pages]
+    good = [p for p in parsed if p.error is None]
+    results = {id(p): p for p in good}
+    roles = classify(good, options)
+    out = []
+    ok = 0
+    for p in parsed:
+        if p.error is not None:
+            out.append(PageExtraction(p.url, encoding=p.encoding, error=p.error, warnings=p.warnings))
+            continue
+        out.append(_page_output(results[id(p)], roles.roles[ok], roles.idents[ok], roles.warnings))
+        ok += 1
+    return out
+
+
+@dataclass(slots=True)
+class SiteRoles:
+    """Per good page: every block's role and identifier, plus set-level facts."""
+
+    roles: list[list[str]]
+    idents: list[list[str]]
+    content: list[list[bool]]
+    eligible: set[str]
+    post_ids: set[str]
+    warnings: list[str]
+
+
+def classify(pages: Sequence[ParsedPage], options: Options) -> SiteRoles:
+    """Steps 4-8 over the parsed pages of one set."""
+    blocks = [p.blocks for p in pages]
+    vectors = [p.vectors for p in pages]
+    warnings: list[str] = []
+    if len(pages) < 2:
+        warnings.append("separation impossible: a set of one page has no other page to compare with")
+    # Step 5: near-duplicate pages must not cancel each other's content (2009 §4.2).
+    clusters = None
+    if options.near_duplicate_pages:
+        clusters = near_duplicate_clusters(vectors, [[b.text_chars for b in bl] for bl in blocks],
+                                           options.near_duplicate_share)
+        if len(set(clusters)) < len(clusters):
+            warnings.append(f"near-duplicate pages grouped: {len(clusters) - len(set(clusters))}")
+    # Step 4: content = blocks found on only one page (2009 §3.2.5).
+    content = unique_blocks(vectors, options.similarity_threshold, clusters)
+    if options.max_link_density is not None:
+        content = drop_link_blocks(blocks, content, options.max_link_density)
+    # Step 6: identifiers (2013 §3.5).
+    eligible = eligible_identifiers(blocks, options.class_mode) if len(pages) > 1 else set()
+    idents = [assign_identifiers(bl, eligible, options.class_mode) for bl in blocks]
+    # Step 7: separation (2013 §3.6).
+    if options.robust_post_identifiers:
+        post_ids, notes = robust_post_identifiers(blocks, content, idents)
+        warnings.extend(notes)
+    else:
+        from .separate import post_identifiers_every_page
+
+        post_ids = post_identifiers_every_page(content, idents)
+    # Step 8: content re-extraction (2013 §4.6), after separation so that blocks pulled back into
+    # content cannot change which identifiers count as the post's.
+    if options.reextract:
+        owned = [
+            [any(c in eligible for c in candidates(b, options.class_mode)) for b in bl] for bl in blocks
+        ]
+        content = reextract(blocks, content, idents, options.reextract_own_identifier_only, owned)
+    roles = separate_roles(content, idents, post_ids)
+    if len(pages) > 1 and not any(COMMENT in r for r in roles):
+        warnings.append("no comments found in the set: if every page has comments they were taken as post")
+    return SiteRoles(roles, idents, content, eligible, post_ids, warnings)
+
+
+def _page_output(page: ParsedPage, roles: list[str], idents: list[str], warnings: list[str]) -> PageExtraction:
+    post_lines: list[str] = []
+    comments: list[str] = []
+    results = []
+    for b, role, ident in zip(page.blocks, roles, idents, strict=True):
+        results.append(BlockResult(b.index, b.tag, b.xpath, ident, role, b.text))
+        if not b.text:
+            continue
+        if role == POST:
+            post_lines.append(b.text)
+        elif role == COMMENT:
+            comments.append(b.text)
+    return PageExtraction(
+        page.url,
+        post="\n".join(post_lines),
+        comments=comments,
+        blocks=results,
+        encoding=page.encoding,
+        warnings=[*page.warnings, *warnings],
+    )
+
+
+__all__ = [
+    "BOILERPLATE",
+    "COMMENT",
+    "DEFAULT_IDENTIFIER",
+    "POST",
+    "BlockResult",
+    "Page",
+    "PageExtraction",
+    "ParsedPage",
+    "classify",
+    "extract_site",
+    "read_page",
+]

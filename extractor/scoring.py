@@ -1,0 +1,192 @@
+"""Token precision/recall/F1 of post and comments, as ``shared/corpus/README.md`` ("Scoring") defines.
+
+    >>> tokenize("Don't STOP—日本語")
+    ['don', 't', 'stop', '日', '本', '語']
+
+Per page, token bags are compared (overlap = sum of min counts); a site pools its pages (micro),
+MACRO averages sites (comments over sites with comment truth), micro pools all pages. The project's
+tests check that these numbers equal the reference scorer's on the same predictions.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+# Han, Hiragana and Katakana characters are one token each.
+_CJK = (
+    (0x3005, 0x3007),
+    (0x3040, 0x309F),
+    (0x30A0, 0x30FF),
+    (0x31F0, 0x31FF),
+    (0x3400, 0x4DBF),
+    (0x4E00, 0x9FFF),
+    (0xF900, 0xFAFF),
+    (0xFF66, 0xFF9F),
+    (0x20000, 0x2FA1F),
+)
+
+
+def _cjk(ch: str) -> bool:
+    cp = ord(ch)
+    return any(lo <= cp <= hi for lo, hi in _CJK)
+
+
+def _word_char(ch: str) -> bool:
+    cat = unicodedata.category(ch)
+    return cat[0] in "LN" or cat in ("Mn", "Mc")
+
+
+def tokenize(text: str) -> list[str]:
+    """NFKC, casefold; runs of letters/digits/marks; each Han/Kana character alone."""
+    tokens: list[str] = []
+    run: list[str] = []
+    for ch in unicodedata.normalize("NFKC", text or "").casefold():
+        if not _word_char(ch):
+            if run:
+                tokens.append("".join(run))
+                run = []
+        elif _cjk(ch):
+            if run:
+                tokens.append("".join(run))
+                run = []
+            tokens.append(ch)
+        else:
+            run.append(ch)
+    if run:
+        tokens.append("".join(run))
+    return tokens
+
+
+COUNT_FIELDS = ["post_tp", "post_truth", "post_pred", "com_tp", "com_truth", "com_pred", "pages", "found", "cmt_pages", "cmt_missed", "zero_pages", "zero_fp", "count_pages", "count_exact", "unlabeled"]
+
+
+@dataclass(slots=True)
+class Counts:
+    """Summed token counts of some pages; P/R/F1 derive from them."""
+
+    values: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COUNT_FIELDS, 0))
+
+    def add(self, other: Counts) -> None:
+        for k, v in other.values.items():
+            self.values[k] += v
+
+    def __getitem__(self, key: str) -> int:
+        return self.values[key]
+
+    def post_prf(self) -> tuple[float, float, float]:
+        v = self.values
+        p = v["post_tp"] / v["post_pred"] if v["post_pred"] else (1.0 if not v["post_truth"] else 0.0)
+        r = v["post_tp"] / v["post_truth"] if v["post_truth"] else (1.0 if not v["post_pred"] else 0.0)
+        return p, r, f1(p, r) or 0.0
+
+    def comment_prf(self) -> tuple[float | None, float | None, float | None]:
+        v = self.values
+        if v["com_truth"]:
+            p = v["com_tp"] / v["com_pred"] if v["com_pred"] else 0.0
+            r = v["com_tp"] / v["com_truth"]
+            return p, r, f1(p, r)
+        return (0.0 if v["com_pred"] else None), None, None
+
+    def count_exact_rate(self) -> float | None:
+        v = self.values
+        return v["count_exact"] / v["count_pages"] if v["count_pages"] else None
+
+
+def f1(p: float | None, r: float | None) -> float | None:
+    if p is None or r is None:
+        return None
+    return 2 * p * r / (p + r) if p + r else 0.0
+
+
+def _bag(texts: Iterable[str]) -> Counter[str]:
+    return Counter(tokenize("\n".join(texts)))
+
+
+def score_page(truth: Mapping[str, object], pred: Mapping[str, object] | None, split: bool) -> Counts:
+    """One page's counts (README "Scoring", steps 2, 5 and 6)."""
+    truth_comments = [str(c.get("text", "")) if isinstance(c, dict) else str(c) for c in _list(truth.get("comments"))]
+    pred_comments: list[str] = []
+    if pred is not None:
+        raw = pred.get("comments")
+        items = [raw] if isinstance(raw, str) else _list(raw)
+        pred_comments = [_text(c) for c in items]
+    unlabeled = bool(truth.get("comments_unlabeled"))
+    if unlabeled:
+        pred_comments = []
+    t_post = _bag([str(truth.get("post") or "")])
+    p_post = _bag([_text(pred.get("post")) if pred is not None else ""])
+    t_com, p_com = _bag(truth_comments), _bag(pred_comments)
+    has_c = bool(truth_comments)
+    n_pred = sum(1 for c in pred_comments if tokenize(c))
+    counts = Counts()
+    counts.values.update(
+        post_tp=(t_post & p_post).total(),
+        post_truth=t_post.total(),
+        post_pred=p_post.total(),
+        com_tp=(t_com & p_com).total(),
+        com_truth=t_com.total(),
+        com_pred=p_com.total(),
+        pages=1,
+        found=int(pred is not None),
+        cmt_pages=int(has_c),
+        cmt_missed=int(has_c and not p_com),
+        zero_pages=int(not has_c and not unlabeled),
+        zero_fp=int(not has_c and bool(p_com)),
+        count_pages=int(split and not unlabeled),
+        count_exact=int(split and not unlabeled and n_pred == len(truth_comments)),
+        unlabeled=int(unlabeled),
+    )
+    return counts
+
+
+def _list(x: object) -> list[object]:
+    return list(x) if isinstance(x, list | tuple) else []
+
+
+def _text(x: object) -> str:
+    if x is None:
+        return ""
+    if isinstance(x, dict):
+        return str(x.get("text", ""))
+    return x if isinstance(x, str) else str(x)
+
+
+@dataclass(slots=True)
+class SiteScore:
+    source: str
+    site: str
+    counts: Counts
+
+
+def metrics(c: Counts) -> dict[str, float | None]:
+    pp, pr, pf = c.post_prf()
+    cp, cr, cf = c.comment_prf()
+    return {
+        "post_p": pp,
+        "post_r": pr,
+        "post_f1": pf,
+        "com_p": cp,
+        "com_r": cr,
+        "com_f1": cf,
+        "count_exact_rate": c.count_exact_rate(),
+    }
+
+
+def macro(sites: Sequence[SiteScore]) -> dict[str, float | None]:
+    """Mean of site values; comment values over sites with comment truth only."""
+    out: dict[str, float | None] = {}
+    rows = [(metrics(s.counts), s.counts) for s in sites]
+    for k in ("post_p", "post_r", "post_f1", "com_p", "com_r", "com_f1", "count_exact_rate"):
+        vals = [m[k] for m, c in rows if m[k] is not None and (not k.startswith("com_") or c["com_truth"])]
+        out[k] = sum(v for v in vals if v is not None) / len(vals) if vals else None
+    return out
+
+
+def pooled(sites: Sequence[SiteScore]) -> Counts:
+    total = Counts()
+    for s in sites:
+        total.add(s.counts)
+    return total
