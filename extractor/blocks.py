@@ -28,7 +28,57 @@ from lxml import etree
 # ASIDE, HEADER, FOOTER, MAIN, FIGURE, FIGCAPTION, DETAILS, SUMMARY, HGROUP, DIALOG, SEARCH.
 # NOSCRIPT is listed by HTML 4.01 but its content is excluded below, like SCRIPT/STYLE/TEMPLATE.
 BLOCK_TAGS: frozenset[str] = frozenset(
-    ["address", "blockquote", "body", "center", "dir", "div", "dl", "fieldset", "form", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "isindex", "menu", "noframes", "ol", "p", "pre", "table", "ul", "li", "dd", "dt", "tr", "td", "th", "thead", "tbody", "tfoot", "caption", "article", "section", "nav", "aside", "header", "footer", "main", "figure", "figcaption", "details", "summary", "hgroup", "dialog", "search", "legend"]
+    [
+        "address",
+        "blockquote",
+        "body",
+        "center",
+        "dir",
+        "div",
+        "dl",
+        "fieldset",
+        "form",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "hr",
+        "isindex",
+        "menu",
+        "noframes",
+        "ol",
+        "p",
+        "pre",
+        "table",
+        "ul",
+        "li",
+        "dd",
+        "dt",
+        "tr",
+        "td",
+        "th",
+        "thead",
+        "tbody",
+        "tfoot",
+        "caption",
+        "article",
+        "section",
+        "nav",
+        "aside",
+        "header",
+        "footer",
+        "main",
+        "figure",
+        "figcaption",
+        "details",
+        "summary",
+        "hgroup",
+        "dialog",
+        "search",
+        "legend",
+    ]
 )
 # Excluded with their content (§3.2.2 excludes SCRIPT and STYLE; the others hold no visible text).
 EXCLUDED_TAGS: tuple[str, ...] = ("script", "style", "noscript", "template")
@@ -78,9 +128,6 @@ class _Acc:
         self.parts: list[str] = []
         self.tags: list[str] = []
         self.link_chars = 0
-
-
-
 
 
 def parse_html(text: str) -> etree._Element | None:

@@ -1,8 +1,8 @@
 """Command line: ``python -m extractor extract|evaluate``.
 
-    python -m extractor extract site/pages/*.html --out out.jsonl
-    python -m extractor extract --corpus ../shared/corpus --out out.jsonl
-    python -m extractor evaluate --corpus ../shared/corpus [--json OUT] [--preset paper]
+python -m extractor extract site/pages/*.html --out out.jsonl
+python -m extractor extract --corpus ../shared/corpus --out out.jsonl
+python -m extractor evaluate --corpus ../shared/corpus [--json OUT] [--preset paper]
 """
 
 from __future__ import annotations
@@ -126,7 +126,9 @@ def build_report(scores: list[SiteScore]) -> dict[str, object]:
         ss = [s for s in scores if s.source == src]
         sources[src] = {"macro": macro(ss), "micro": metrics(pooled(ss))}
     return {
-        "sites": [{"source": s.source, "site": s.site, **s.counts.values, **metrics(s.counts)} for s in scores],
+        "sites": [
+            {"source": s.source, "site": s.site, **s.counts.values, **metrics(s.counts)} for s in scores
+        ],
         "sources": sources,
         "macro": macro(scores),
         "micro": metrics(pooled(scores)),
@@ -174,8 +176,9 @@ def print_report(report: dict[str, object], scores: list[SiteScore]) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m extractor", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m extractor", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = ap.add_subparsers(dest="cmd", required=True)
     for name in ("extract", "evaluate"):
         p = sub.add_parser(name)

@@ -41,7 +41,9 @@ class CorpusSite:
         return bool(self.meta.get("comments_split"))
 
 
-def iter_corpus(root: str | Path, sources: list[str] | None = None, sites: list[str] | None = None) -> Iterator[CorpusSite]:
+def iter_corpus(
+    root: str | Path, sources: list[str] | None = None, sites: list[str] | None = None
+) -> Iterator[CorpusSite]:
     """Every site of a corpus, sorted by source then site."""
     root = Path(root)
     if not root.is_dir():

@@ -73,10 +73,7 @@ def unique_blocks_bruteforce(
         row = []
         for x in vectors:
             matched = any(
-                similar(x, y, threshold)
-                for q, others in enumerate(pages)
-                if cl[q] != cl[p]
-                for y in others
+                similar(x, y, threshold) for q, others in enumerate(pages) if cl[q] != cl[p] for y in others
             )
             row.append(not matched)
         out.append(row)

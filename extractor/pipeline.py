@@ -1,10 +1,10 @@
 """The method, step by step: ``extract_site`` reads as the papers' procedure.
 
-    >>> from extractor import Page, extract_site
-    >>> pages = [Page(None, b"<body><div id=nav>Home</div><p>Post one</p></body>"),
-    ...          Page(None, b"<body><div id=nav>Home</div><p>Post two</p></body>")]
-    >>> [x.post for x in extract_site(pages)]
-    ['Post one', 'Post two']
+>>> from extractor import Page, extract_site
+>>> pages = [Page(None, b"<body><div id=nav>Home</div><p>Post one</p></body>"),
+...          Page(None, b"<body><div id=nav>Home</div><p>Post two</p></body>")]
+>>> [x.post for x in extract_site(pages)]
+['Post one', 'Post two']
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from .identifiers import DEFAULT_IDENTIFIER, assign_identifiers, candidates, eli
 from .matching import Vector, near_duplicate_clusters, unique_blocks
 from .options import DEFAULT, Options
 from .robust import drop_link_blocks, robust_post_identifiers
-from .separate import BOILERPLATE, COMMENT, POST, reextract, separate_roles
+from .separate import BOILERPLATE, COMMENT, POST, post_identifiers_every_page, reextract, separate_roles
 
 # Pages larger than this are cut before parsing (a 50 MB page is an error page or an attack).
 MAX_PAGE_BYTES = 16 * 1024 * 1024
@@ -140,8 +140,9 @@ def classify(pages: Sequence[ParsedPage], options: Options) -> SiteRoles:
     # Step 5: near-duplicate pages must not cancel each other's content (2009 §4.2).
     clusters = None
     if options.near_duplicate_pages:
-        clusters = near_duplicate_clusters(vectors, [[b.text_chars for b in bl] for bl in blocks],
-                                           options.near_duplicate_share)
+        clusters = near_duplicate_clusters(
+            vectors, [[b.text_chars for b in bl] for bl in blocks], options.near_duplicate_share
+        )
         if len(set(clusters)) < len(clusters):
             warnings.append(f"near-duplicate pages grouped: {len(clusters) - len(set(clusters))}")
     # Step 4: content = blocks found on only one page (2009 §3.2.5).
@@ -153,18 +154,20 @@ def classify(pages: Sequence[ParsedPage], options: Options) -> SiteRoles:
     idents = [assign_identifiers(bl, eligible, options.class_mode) for bl in blocks]
     # Step 7: separation (2013 §3.6).
     if options.robust_post_identifiers:
-        post_ids, notes = robust_post_identifiers(blocks, content, idents)
-        warnings.extend(notes)
+        sep = robust_post_identifiers(blocks, content, idents)
+        post_ids = sep.post_ids
+        warnings.extend(sep.notes)
+        if sep.metadata_ids:
+            content = [
+                [flag and ident not in sep.metadata_ids for flag, ident in zip(flags, ids, strict=True)]
+                for flags, ids in zip(content, idents, strict=True)
+            ]
     else:
-        from .separate import post_identifiers_every_page
-
         post_ids = post_identifiers_every_page(content, idents)
     # Step 8: content re-extraction (2013 §4.6), after separation so that blocks pulled back into
     # content cannot change which identifiers count as the post's.
     if options.reextract:
-        owned = [
-            [any(c in eligible for c in candidates(b, options.class_mode)) for b in bl] for bl in blocks
-        ]
+        owned = [[any(c in eligible for c in candidates(b, options.class_mode)) for b in bl] for bl in blocks]
         content = reextract(blocks, content, idents, options.reextract_own_identifier_only, owned)
     roles = separate_roles(content, idents, post_ids)
     if len(pages) > 1 and not any(COMMENT in r for r in roles):
@@ -172,7 +175,9 @@ def classify(pages: Sequence[ParsedPage], options: Options) -> SiteRoles:
     return SiteRoles(roles, idents, content, eligible, post_ids, warnings)
 
 
-def _page_output(page: ParsedPage, roles: list[str], idents: list[str], warnings: list[str]) -> PageExtraction:
+def _page_output(
+    page: ParsedPage, roles: list[str], idents: list[str], warnings: list[str]
+) -> PageExtraction:
     post_lines: list[str] = []
     comments: list[str] = []
     results = []

@@ -60,7 +60,23 @@ def tokenize(text: str) -> list[str]:
     return tokens
 
 
-COUNT_FIELDS = ["post_tp", "post_truth", "post_pred", "com_tp", "com_truth", "com_pred", "pages", "found", "cmt_pages", "cmt_missed", "zero_pages", "zero_fp", "count_pages", "count_exact", "unlabeled"]
+COUNT_FIELDS = [
+    "post_tp",
+    "post_truth",
+    "post_pred",
+    "com_tp",
+    "com_truth",
+    "com_pred",
+    "pages",
+    "found",
+    "cmt_pages",
+    "cmt_missed",
+    "zero_pages",
+    "zero_fp",
+    "count_pages",
+    "count_exact",
+    "unlabeled",
+]
 
 
 @dataclass(slots=True)
@@ -107,7 +123,9 @@ def _bag(texts: Iterable[str]) -> Counter[str]:
 
 def score_page(truth: Mapping[str, object], pred: Mapping[str, object] | None, split: bool) -> Counts:
     """One page's counts (README "Scoring", steps 2, 5 and 6)."""
-    truth_comments = [str(c.get("text", "")) if isinstance(c, dict) else str(c) for c in _list(truth.get("comments"))]
+    truth_comments = [
+        str(c.get("text", "")) if isinstance(c, dict) else str(c) for c in _list(truth.get("comments"))
+    ]
     pred_comments: list[str] = []
     if pred is not None:
         raw = pred.get("comments")

@@ -45,7 +45,9 @@ def reextract(
     return out
 
 
-def post_identifiers_every_page(content: Sequence[Sequence[bool]], idents: Sequence[Sequence[str]]) -> set[str]:
+def post_identifiers_every_page(
+    content: Sequence[Sequence[bool]], idents: Sequence[Sequence[str]]
+) -> set[str]:
     """2013 §3.6: identifiers that carry content blocks on every page."""
     result: set[str] | None = None
     for flags, ids in zip(content, idents, strict=True):
@@ -61,6 +63,9 @@ def separate_roles(
     if post_ids is None:
         post_ids = post_identifiers_every_page(content, idents)
     return [
-        [(POST if ident in post_ids else COMMENT) if flag else BOILERPLATE for flag, ident in zip(flags, ids, strict=True)]
+        [
+            (POST if ident in post_ids else COMMENT) if flag else BOILERPLATE
+            for flag, ident in zip(flags, ids, strict=True)
+        ]
         for flags, ids in zip(content, idents, strict=True)
     ]
