@@ -8,6 +8,7 @@ Pure library: no Scrapy, no SQLite. See docs/algorithm.md for the method and its
 
 from .options import DEFAULT, PAPER, PRESETS, Options
 from .pipeline import BlockResult, Page, PageExtraction, extract_site, read_page
+from .profile import SiteProfile, learn_profile
 
 __all__ = [
     "DEFAULT",
@@ -17,6 +18,8 @@ __all__ = [
     "Options",
     "Page",
     "PageExtraction",
+    "SiteProfile",
     "extract_site",
+    "learn_profile",
     "read_page",
 ]

@@ -118,20 +118,9 @@ class Block:
         return bool(self.text)
 
 
-class _Acc:
-    """Mutable per-block accumulator used only during the walk."""
-
-    __slots__ = ("block", "link_chars", "parts", "tags")
-
-    def __init__(self, block: Block) -> None:
-        self.block = block
-        self.parts: list[str] = []
-        self.tags: list[str] = []
-        self.link_chars = 0
-
-
 def parse_html(text: str) -> etree._Element | None:
     """Parse text with lxml's HTML parser; None when nothing parseable remains."""
+    # lxml parses UTF-8 bytes faster than a str, so the decoded text is re-encoded once.
     data = text.encode("utf-8", "surrogatepass")
     if not data.strip():
         return None
@@ -139,31 +128,28 @@ def parse_html(text: str) -> etree._Element | None:
         remove_comments=True, remove_pis=True, no_network=True, huge_tree=True, encoding="utf-8"
     )
     try:
-        root = etree.fromstring(data, parser)
+        return etree.fromstring(data, parser)
     except (etree.ParserError, ValueError):
         return None
-    return root
 
 
-def _finish(acc: _Acc) -> Block:
-    block = acc.block
+def _finish(block: Block, parts: list[str], tags: list[str], link_chars: int) -> None:
+    counts: dict[str, int] = {}
+    for tag in tags:
+        counts[tag] = counts.get(tag, 0) + 1
+    block.tags = counts
+    text = "".join(parts)
+    if not text or text.isspace():
+        return
+    kept = [line for line in (" ".join(raw.split()) for raw in text.split("\n")) if line]
     lines: dict[str, int] = {}
-    kept: list[str] = []
-    for raw in "".join(acc.parts).split("\n"):
-        line = " ".join(raw.split())
-        if line:
-            kept.append(line)
-            low = line.lower()
-            lines[low] = lines.get(low, 0) + 1
-    block.text = "\n".join(kept)
-    block.text_chars = sum(len(line) for line in kept)
-    block.link_chars = min(acc.link_chars, block.text_chars)
-    tags: dict[str, int] = {}
-    for tag in acc.tags:
-        tags[tag] = tags.get(tag, 0) + 1
-    block.tags = tags
+    for line in kept:
+        low = line.lower()
+        lines[low] = lines.get(low, 0) + 1
     block.lines = lines
-    return block
+    block.text = "\n".join(kept)
+    block.text_chars = chars = len(block.text) - len(kept) + 1
+    block.link_chars = min(link_chars, chars)
 
 
 def blocks_of(root: etree._Element) -> list[Block]:
@@ -172,72 +158,85 @@ def blocks_of(root: etree._Element) -> list[Block]:
     if body is None:
         body = root
     etree.strip_elements(body, *EXCLUDED_TAGS, with_tail=False)
-    tree = body.getroottree()
+    for br in body.iter("br"):  # a line break ends a text line (§3.2.3 splits on lines)
+        br.tail = "\n" + br.tail if br.tail else "\n"
+    getpath = body.getroottree().getpath
+    block_tags = BLOCK_TAGS
     blocks: list[Block] = []
-    stack: list[_Acc] = []
-    last_child: list[int] = []  # per open block: index of its latest child block
-    cur: _Acc | None = None
+    owner: dict[etree._Element, Block] = {}
+    # The walk does the least per element: tag name, text, tail, anchor depth. Attribute values
+    # (rare) are gathered afterwards in bulk (_attach_attributes).
+    stack: list[tuple[Block, list[str], list[str], int, int]] = []
+    block: Block | None = None
+    parts: list[str] = []
+    tags: list[str] = []
+    link_chars = 0
     link_depth = 0
+    last_child = -1  # latest child block of the current block
     for event, el in etree.iterwalk(body, events=("start", "end")):
         tag = el.tag
-        if not isinstance(tag, str):  # entities and other non-element nodes
-            if event == "end" and cur is not None and el.tail:
-                cur.parts.append(el.tail)
-            continue
         if event == "start":
-            items = el.items()
-            if cur is None or tag in BLOCK_TAGS:
-                parent = cur.block.index if cur is not None else -1
-                prev = last_child[-1] if last_child else -1
-                if last_child:
-                    last_child[-1] = len(blocks)
-                block = Block(len(blocks), tag, parent, prev, xpath=tree.getpath(el))
-                blocks.append(block)
-                if cur is not None:
-                    cur.parts.append("\n")
-                    stack.append(cur)
-                cur = _Acc(block)
-                last_child.append(-1)
-                for name, value in items:
-                    if name == "id":
-                        block.element_id = value
-                    elif name == "class":
-                        block.element_class = value
-            cur.tags.append(tag)
-            for name, value in items:
-                if name in FEATURE_ATTRS:
-                    value = value.strip()
-                    if value:
-                        attrs = cur.block.attrs
-                        attrs[value] = attrs.get(value, 0) + 1
-            if tag == "br":
-                cur.parts.append("\n")
-            elif tag == "a":
+            if type(tag) is not str:  # comments and PIs are removed by the parser
+                continue
+            if block is None or tag in block_tags:
+                parent = block.index if block is not None else -1
+                new = Block(len(blocks), tag, parent, last_child, el.get("id"), el.get("class"), getpath(el))
+                owner[el] = new
+                if block is not None:
+                    parts.append("\n")
+                    stack.append((block, parts, tags, link_chars, len(blocks)))
+                blocks.append(new)
+                block, parts, tags, link_chars, last_child = new, [], [], 0, -1
+            tags.append(tag)
+            if tag == "a":
                 link_depth += 1
             text = el.text
             if text:
-                cur.parts.append(text)
+                parts.append(text)
                 if link_depth:
-                    cur.link_chars += len(text.strip())
+                    link_chars += len(text.strip())
             continue
-        assert cur is not None
         if tag == "a" and link_depth:
             link_depth -= 1
         if el is body:
             break
-        if tag in BLOCK_TAGS:
-            _finish(cur)
-            last_child.pop()
-            cur = stack.pop()
-            cur.parts.append("\n")
+        if tag in block_tags:
+            assert block is not None
+            _finish(block, parts, tags, link_chars)
+            block, parts, tags, link_chars, last_child = stack.pop()
+            parts.append("\n")
         tail = el.tail
         if tail:
-            cur.parts.append(tail)
+            parts.append(tail)
             if link_depth:
-                cur.link_chars += len(tail.strip())
-    if cur is not None:
-        _finish(cur)
+                link_chars += len(tail.strip())
+    if block is not None:
+        _finish(block, parts, tags, link_chars)
+    while stack:  # only when the walk stopped early
+        b, p, t, lc, _ = stack.pop()
+        _finish(b, p, t, lc)
+    _attach_attributes(body, owner)
     return blocks
+
+
+def _owner_of(el: etree._Element, owner: dict[etree._Element, Block]) -> Block | None:
+    node: etree._Element | None = el
+    while node is not None:
+        block = owner.get(node)
+        if block is not None:
+            return block
+        node = node.getparent()
+    return None
+
+
+def _attach_attributes(body: etree._Element, owner: dict[etree._Element, Block]) -> None:
+    """title/alt/src values (§3.2.3) counted on the block that holds their element."""
+    for attr in body.xpath(".//@title|.//@alt|.//@src|self::*/@title|self::*/@alt|self::*/@src"):
+        value = attr.strip()
+        if value:
+            block = _owner_of(attr.getparent(), owner)
+            if block is not None:
+                block.attrs[value] = block.attrs.get(value, 0) + 1
 
 
 def parse_blocks(text: str) -> list[Block]:

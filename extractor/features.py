@@ -3,7 +3,7 @@
 >>> from extractor.blocks import parse_blocks
 >>> from extractor.options import PAPER
 >>> block_vector(parse_blocks("<p>Hi<br>there</p>")[1], PAPER).weights
-{'\\n<p': 1.0, '\\n<br': 1.0, 'hi': 1.0, 'there': 1.0}
+{'\\n<p': 1.0, '\\n<br': 1.0, 'hi': 1, 'there': 1}
 """
 
 from __future__ import annotations
@@ -14,22 +14,44 @@ from .blocks import ATTR_PREFIX, TAG_PREFIX, Block
 from .matching import Vector
 from .options import Options
 
+_TAG_KEYS: dict[str, str] = {}
 
-def block_vector(block: Block, options: Options) -> Vector:
-    """Tag counts, text-line counts and title/alt/src value counts, weighted as ``options`` says."""
-    weights: dict[str, float] = {}
+
+def _tag_key(tag: str) -> str:
+    key = _TAG_KEYS.get(tag)
+    if key is None:
+        key = _TAG_KEYS[tag] = TAG_PREFIX + tag
+    return key
+
+
+def block_vector(block: Block, options: Options, cache: dict[object, Vector] | None = None) -> Vector:
+    """Tag counts, text-line counts and title/alt/src value counts, weighted as ``options`` says.
+
+    Blocks with neither text nor attribute values (layout wrappers, most of a page) have vectors
+    determined by their tags alone; ``cache`` shares those between the blocks and pages of a set.
+    """
+    tags = block.tags
+    bare = not block.lines and not block.attrs
+    if bare and cache is not None:
+        cache_key = frozenset(tags.items())
+        hit = cache.get(cache_key)
+        if hit is not None:
+            return hit
     scale = options.tag_scale
     mode = options.tag_weight
-    for tag, n in block.tags.items():
-        if mode == "count":
-            w = float(n)
-        elif mode == "binary":
-            w = 1.0
-        else:
-            w = math.sqrt(n)
-        weights[TAG_PREFIX + tag] = w * scale
-    for line, n in block.lines.items():
-        weights[line] = float(n)
-    for value, n in block.attrs.items():
-        weights[ATTR_PREFIX + value] = weights.get(ATTR_PREFIX + value, 0.0) + float(n)
-    return Vector(weights)
+    if mode == "binary":
+        weights: dict[str, float] = {_tag_key(t): scale for t in tags}
+    elif mode == "count":
+        weights = {_tag_key(t): n * scale for t, n in tags.items()}
+    else:
+        weights = {_tag_key(t): math.sqrt(n) * scale for t, n in tags.items()}
+    if block.lines:
+        weights.update(block.lines)  # type: ignore[arg-type]  # int counts are fine as weights
+    if block.attrs:
+        for value, n in block.attrs.items():
+            key = ATTR_PREFIX + value
+            weights[key] = weights.get(key, 0) + n
+    vector = Vector(weights)
+    if bare and cache is not None:
+        cache[cache_key] = vector
+    return vector

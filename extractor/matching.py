@@ -40,7 +40,7 @@ class Vector:
     key: frozenset[tuple[str, float]] = field(default_factory=frozenset)
 
     def __post_init__(self) -> None:
-        self.norm = math.sqrt(sum(w * w for w in self.weights.values()))
+        self.norm = math.hypot(*self.weights.values())
         self.key = frozenset(self.weights.items())
 
 
@@ -208,3 +208,39 @@ def near_duplicate_clusters(
         if chars >= 200 and chars >= share * min(own[a], own[b]):
             parent[find(a)] = find(b)
     return [find(p) for p in range(len(pages))]
+
+
+class FingerprintIndex:
+    """Fixed vectors (a site profile's boilerplate) indexed once, queried one block at a time.
+
+    >>> index = FingerprintIndex([Vector({"nav": 1.0})])
+    >>> index.matches(Vector({"nav": 1.0, "x": 0.1})), index.matches(Vector({"post": 1.0}))
+    (True, False)
+
+    Same rule as ``unique_blocks``: a query matches when some indexed vector has cosine similarity
+    above the threshold. The prefix bound holds for any feature order, so queries need no order.
+    """
+
+    def __init__(self, vectors: Sequence[Vector], threshold: float = 0.9) -> None:
+        self.threshold = threshold
+        self.vectors = [v for v in vectors if v.norm]
+        self.keys = {v.key for v in self.vectors}
+        distinct = [_Distinct(v, {0}) for v in self.vectors]
+        self.index: dict[str, list[int]] = {}
+        for i, prefix in enumerate(_prefixes(distinct, threshold)):
+            for f in prefix:
+                self.index.setdefault(f, []).append(i)
+
+    def matches(self, x: Vector) -> bool:
+        if not x.norm:
+            return False
+        if x.key in self.keys:
+            return True
+        seen: set[int] = set()
+        for f in x.weights:
+            for j in self.index.get(f, ()):
+                if j not in seen:
+                    seen.add(j)
+                    if similar(x, self.vectors[j], self.threshold):
+                        return True
+        return False

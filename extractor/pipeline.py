@@ -57,6 +57,8 @@ class PageExtraction:
     encoding: str | None = None
     error: str | None = None
     warnings: list[str] = field(default_factory=list)
+    # With a site profile: share of this page's blocks matching the profile's boilerplate.
+    template_match: float | None = None
 
     def as_json(self) -> dict[str, object]:
         return {"url": self.url, "post": self.post, "comments": self.comments, "error": self.error}
@@ -74,7 +76,9 @@ class ParsedPage:
     warnings: list[str] = field(default_factory=list)
 
 
-def read_page(page: Page, options: Options = DEFAULT) -> ParsedPage:
+def read_page(
+    page: Page, options: Options = DEFAULT, cache: dict[object, Vector] | None = None
+) -> ParsedPage:
     """Steps 1-3: decode, parse into blocks, build vectors. Errors are per page, never raised."""
     body = page.body or b""
     warnings = []
@@ -89,7 +93,7 @@ def read_page(page: Page, options: Options = DEFAULT) -> ParsedPage:
     blocks = parse_blocks(decoded.text)
     if not blocks:
         return ParsedPage(page.url, [], [], decoded.encoding, error="no parseable HTML")
-    vectors = [block_vector(b, options) for b in blocks]
+    vectors = [block_vector(b, options, cache) for b in blocks]
     return ParsedPage(page.url, blocks, vectors, decoded.encoding, warnings=warnings)
 
 
@@ -103,7 +107,8 @@ def _looks_binary(text: str) -> bool:
 
 def extract_site(pages: Sequence[Page], options: Options = DEFAULT) -> list[PageExtraction]:
     """Extract posts and comments from one site's set of pages (both papers, in order)."""
-    parsed = [read_page(p, options) for p in pages]
+    cache: dict[object, Vector] = {}
+    parsed = [read_page(p, options, cache) for p in pages]
     good = [p for p in parsed if p.error is None]
     results = {id(p): p for p in good}
     roles = classify(good, options)
@@ -113,7 +118,7 @@ def extract_site(pages: Sequence[Page], options: Options = DEFAULT) -> list[Page
         if p.error is not None:
             out.append(PageExtraction(p.url, encoding=p.encoding, error=p.error, warnings=p.warnings))
             continue
-        out.append(_page_output(results[id(p)], roles.roles[ok], roles.idents[ok], roles.warnings))
+        out.append(page_output(results[id(p)], roles.roles[ok], roles.idents[ok], roles.warnings))
         ok += 1
     return out
 
@@ -125,8 +130,10 @@ class SiteRoles:
     roles: list[list[str]]
     idents: list[list[str]]
     content: list[list[bool]]
+    unique: list[list[bool]]  # step 4's verdict alone (blocks found on one page only)
     eligible: set[str]
     post_ids: set[str]
+    metadata_ids: set[str]
     warnings: list[str]
 
 
@@ -146,17 +153,20 @@ def classify(pages: Sequence[ParsedPage], options: Options) -> SiteRoles:
         if len(set(clusters)) < len(clusters):
             warnings.append(f"near-duplicate pages grouped: {len(clusters) - len(set(clusters))}")
     # Step 4: content = blocks found on only one page (2009 §3.2.5).
-    content = unique_blocks(vectors, options.similarity_threshold, clusters)
+    unique = unique_blocks(vectors, options.similarity_threshold, clusters)
+    content = unique
     if options.max_link_density is not None:
         content = drop_link_blocks(blocks, content, options.max_link_density)
     # Step 6: identifiers (2013 §3.5).
     eligible = eligible_identifiers(blocks, options.class_mode) if len(pages) > 1 else set()
     idents = [assign_identifiers(bl, eligible, options.class_mode) for bl in blocks]
     # Step 7: separation (2013 §3.6).
+    metadata_ids: set[str] = set()
     if options.robust_post_identifiers:
         sep = robust_post_identifiers(blocks, content, idents)
         post_ids = sep.post_ids
         warnings.extend(sep.notes)
+        metadata_ids = sep.metadata_ids
         if sep.metadata_ids:
             content = [
                 [flag and ident not in sep.metadata_ids for flag, ident in zip(flags, ids, strict=True)]
@@ -172,12 +182,10 @@ def classify(pages: Sequence[ParsedPage], options: Options) -> SiteRoles:
     roles = separate_roles(content, idents, post_ids)
     if len(pages) > 1 and not any(COMMENT in r for r in roles):
         warnings.append("no comments found in the set: if every page has comments they were taken as post")
-    return SiteRoles(roles, idents, content, eligible, post_ids, warnings)
+    return SiteRoles(roles, idents, content, unique, eligible, post_ids, metadata_ids, warnings)
 
 
-def _page_output(
-    page: ParsedPage, roles: list[str], idents: list[str], warnings: list[str]
-) -> PageExtraction:
+def page_output(page: ParsedPage, roles: list[str], idents: list[str], warnings: list[str]) -> PageExtraction:
     post_lines: list[str] = []
     comments: list[str] = []
     results = []

@@ -1,0 +1,151 @@
+"""Extraction speed as ratios to lxml parse time, measured in one run on the same pages.
+
+    python bench/extract_speed.py [--corpus ../shared/corpus] [--repeat 5] [--large 1000]
+
+Prints (medians over --repeat runs, CPU time of this process so that other load on a shared
+machine disturbs the ratios less):
+1. set extraction of every corpus site (decode + parse + blocks + match + separate) / lxml.html
+   parse-only time of the same pages (target <= 2.5);
+2. per-page cost of a 1,000-page set / per-page cost of a 20-page set, both generated from corpus
+   templates with fresh article text (target <= 1.5);
+3. single-page extraction with a learned site profile / parse time of the same pages (target <= 1.5);
+4. peak memory (max RSS) of extracting the 1,000-page set, measured in a child process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import lxml.html
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from extractor import Page, extract_site, learn_profile  # noqa: E402
+from extractor.corpus import iter_corpus  # noqa: E402
+
+WORDS = (
+    "garden window coffee bicycle river morning letter kitchen winter market station library "
+    "paint shelf lantern harbour violin pocket ladder meadow thunder pepper candle orchard"
+).split()
+_PARA = re.compile(rb"(<p[^>]*>)(.*?)(</p>)", re.S)
+
+
+def cpu(fn: Callable[[], object]) -> float:
+    start = time.process_time()
+    fn()
+    return time.process_time() - start
+
+
+def median_ratio(
+    fn: Callable[[], object], base: Callable[[], object], repeat: int
+) -> tuple[float, float, float]:
+    """Median of per-run ratios, interleaving the two so both see the same machine state."""
+    ratios, a, b = [], [], []
+    for _ in range(repeat):
+        tb = cpu(base)
+        tf = cpu(fn)
+        ratios.append(tf / tb)
+        a.append(tf)
+        b.append(tb)
+    return statistics.median(ratios), statistics.median(a), statistics.median(b)
+
+
+def generated_set(templates: list[bytes], n: int, seed: int) -> list[Page]:
+    """n pages from corpus templates, each paragraph's text replaced by fresh random words."""
+    rnd = random.Random(seed)
+
+    def fresh(m: re.Match[bytes]) -> bytes:
+        words = " ".join(rnd.choice(WORDS) for _ in range(rnd.randint(8, 40)))
+        return m.group(1) + words.encode() + m.group(3)
+
+    return [Page(None, _PARA.sub(fresh, templates[i % len(templates)])) for i in range(n)]
+
+
+def child_peak_rss(n: int) -> int:
+    """Max RSS (KiB) of a child process that extracts an n-page generated set."""
+    code = (
+        "import sys,resource; sys.path.insert(0, %r); sys.argv=['x']\n"
+        "import bench.extract_speed as b\n"
+        "pages = b.generated_set(b.wordpress_templates(), %d, 7)\n"
+        "from extractor import extract_site; extract_site(pages)\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n" % (str(ROOT), n)
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return int(out.stdout.strip().splitlines()[-1])
+
+
+def wordpress_templates(corpus: Path | None = None) -> list[bytes]:
+    corpus = corpus or ROOT.parent / "shared" / "corpus"
+    site = next(iter_corpus(corpus, ["wordpress"], ["tt21"]))
+    return [p.read_bytes() for p in site.page_files()]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--large", type=int, default=1000)
+    a = ap.parse_args()
+    corpus = Path(a.corpus)
+    sets = [[Page(None, p.read_bytes()) for p in s.page_files()] for s in iter_corpus(corpus)]
+    raws = [p.body for s in sets for p in s]
+    parse_all = lambda: [lxml.html.document_fromstring(r) for r in raws]  # noqa: E731
+    r, t_ex, t_parse = median_ratio(lambda: [extract_site(s) for s in sets], parse_all, a.repeat)
+    print(f"corpus sets: {len(sets)} sets, {len(raws)} pages, {sum(map(len, raws)) / 1e6:.1f} MB")
+    print(
+        f"  set extraction / lxml parse      = {r:5.2f}  (median of {a.repeat}; {t_ex:.2f}s vs {t_parse:.2f}s CPU)"
+    )
+
+    templates = wordpress_templates(corpus)
+    small = generated_set(templates, 20, 1)
+    large = generated_set(templates, a.large, 2)
+    small_runs = max(3, a.large // 20)
+    per_small = statistics.median(
+        cpu(lambda: [extract_site(small) for _ in range(small_runs)]) / (20 * small_runs)
+        for _ in range(a.repeat)
+    )
+    per_large = statistics.median(
+        cpu(lambda: extract_site(large)) / a.large for _ in range(max(1, a.repeat // 2))
+    )
+    print(
+        f"  per-page cost {a.large}-page set / 20-page set = {per_large / per_small:5.2f}"
+        f"  ({per_large * 1e3:.2f} ms vs {per_small * 1e3:.2f} ms per page)"
+    )
+
+    ratios = []
+    for s in sets:
+        if len(s) < 4:
+            continue
+        half = len(s) // 2
+        profile = learn_profile(s[:half])
+        rest = s[half:]
+        ratios.append(
+            median_ratio(
+                lambda rest=rest, profile=profile: [profile.extract(p) for p in rest],
+                lambda rest=rest: [lxml.html.document_fromstring(p.body) for p in rest],
+                a.repeat,
+            )[0]
+        )
+    print(
+        f"  profile extraction / lxml parse  = {statistics.median(ratios):5.2f}  (median over {len(ratios)} sites)"
+    )
+    rss = child_peak_rss(a.large)
+    print(
+        f"  peak memory, {a.large}-page set: {rss / 1024:.0f} MiB max RSS"
+        f" (this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,149 @@
+"""A site profile: what one set taught about a site, to extract a single new page at once.
+
+    >>> from extractor import Page, learn_profile
+    >>> pages = [Page(None, b"<body><div id=nav>Home</div><p>Post %d</p></body>" % i) for i in range(3)]
+    >>> profile = learn_profile(pages)
+    >>> profile.extract(Page(None, b"<body><div id=nav>Home</div><p>A new post</p></body>")).post
+    'A new post'
+
+The profile keeps the set's boilerplate fingerprints (the distinct vectors of blocks that matched
+another page), its eligible identifiers, and which identifiers carried the post, per-page metadata
+or comments. A new page's block is content when it matches no fingerprint (the same cosine rule,
+§3.2.4-3.2.5, with the profile standing in for the other pages); roles then follow from the learned
+identifiers. ``template_match`` (the share of the page's blocks that match a fingerprint) falls when
+the site's template changed: the caller should learn a new profile then.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+
+from .identifiers import assign_identifiers, identifier_counts
+from .matching import FingerprintIndex, Vector
+from .options import DEFAULT, Options
+from .pipeline import Page, PageExtraction, ParsedPage, classify, page_output, read_page
+from .robust import drop_link_blocks
+from .separate import BOILERPLATE, COMMENT, POST
+
+PROFILE_FORMAT = 1
+
+
+@dataclass(slots=True)
+class SiteProfile:
+    """Learned from one set of a site's pages; see the module docstring."""
+
+    options: Options
+    boilerplate: list[dict[str, float]]
+    eligible: set[str]
+    post_ids: set[str]
+    metadata_ids: set[str] = field(default_factory=set)
+    comment_ids: set[str] = field(default_factory=set)
+    pages: int = 0
+    learned_at: float = 0.0
+    warnings: list[str] = field(default_factory=list)
+    _index: FingerprintIndex | None = None
+
+    def index(self) -> FingerprintIndex:
+        """The boilerplate fingerprints, indexed on first use."""
+        if self._index is None:
+            vectors = [Vector(w) for w in self.boilerplate]
+            self._index = FingerprintIndex(vectors, self.options.similarity_threshold)
+        return self._index
+
+    def extract(self, page: Page) -> PageExtraction:
+        """Extract one page of the site with this profile (no set needed)."""
+        parsed = read_page(page, self.options)
+        if parsed.error is not None:
+            return PageExtraction(
+                parsed.url, encoding=parsed.encoding, error=parsed.error, warnings=parsed.warnings
+            )
+        roles, idents, match = self.roles(parsed)
+        out = page_output(parsed, roles, idents, [])
+        out.template_match = match
+        return out
+
+    def roles(self, parsed: ParsedPage) -> tuple[list[str], list[str], float]:
+        """Every block's role and identifier, and the share of blocks matching a fingerprint."""
+        index = self.index()
+        unique = [not index.matches(v) for v in parsed.vectors]
+        matched = sum(1 for u in unique if not u)
+        match = matched / len(unique) if unique else 0.0
+        content = [unique]
+        if self.options.max_link_density is not None:
+            content = drop_link_blocks([parsed.blocks], content, self.options.max_link_density)
+        once = {c for c, n in identifier_counts(parsed.blocks, self.options.class_mode).items() if n == 1}
+        idents = assign_identifiers(parsed.blocks, self.eligible & once, self.options.class_mode)
+        roles = [_role(flag, ident, self) for flag, ident in zip(content[0], idents, strict=True)]
+        return roles, idents, match
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "format": PROFILE_FORMAT,
+                "options": asdict(self.options),
+                "boilerplate": self.boilerplate,
+                "eligible": sorted(self.eligible),
+                "post_ids": sorted(self.post_ids),
+                "metadata_ids": sorted(self.metadata_ids),
+                "comment_ids": sorted(self.comment_ids),
+                "pages": self.pages,
+                "learned_at": self.learned_at,
+                "warnings": self.warnings,
+            },
+            ensure_ascii=False,
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> SiteProfile:
+        data = json.loads(text)
+        if data.get("format") != PROFILE_FORMAT:
+            raise ValueError(f"unsupported profile format {data.get('format')!r}")
+        return cls(
+            options=Options(**data["options"]),
+            boilerplate=data["boilerplate"],
+            eligible=set(data["eligible"]),
+            post_ids=set(data["post_ids"]),
+            metadata_ids=set(data["metadata_ids"]),
+            comment_ids=set(data["comment_ids"]),
+            pages=data["pages"],
+            learned_at=data["learned_at"],
+            warnings=data.get("warnings", []),
+        )
+
+
+def _role(content: bool, ident: str, profile: SiteProfile) -> str:
+    if not content or ident in profile.metadata_ids:
+        return BOILERPLATE
+    return POST if ident in profile.post_ids else COMMENT
+
+
+def learn_profile(pages: Sequence[Page], options: Options = DEFAULT) -> SiteProfile:
+    """Learn a site profile from a set of the site's pages (ideally some without comments)."""
+    parsed = [p for p in (read_page(page, options) for page in pages) if p.error is None]
+    return profile_from_parsed(parsed, options)
+
+
+def profile_from_parsed(parsed: Sequence[ParsedPage], options: Options) -> SiteProfile:
+    site = classify(parsed, options)
+    fingerprints: dict[frozenset[tuple[str, float]], dict[str, float]] = {}
+    comment_ids: set[str] = set()
+    for page, unique, roles, idents in zip(parsed, site.unique, site.roles, site.idents, strict=True):
+        for vector, is_unique, role, ident in zip(page.vectors, unique, roles, idents, strict=True):
+            if not is_unique:
+                fingerprints.setdefault(vector.key, vector.weights)
+            if role == COMMENT:
+                comment_ids.add(ident)
+    return SiteProfile(
+        options=options,
+        boilerplate=list(fingerprints.values()),
+        eligible=set(site.eligible),
+        post_ids=set(site.post_ids),
+        metadata_ids=set(site.metadata_ids),
+        comment_ids=comment_ids,
+        pages=len(parsed),
+        learned_at=time.time(),
+        warnings=list(site.warnings),
+    )
