@@ -1,0 +1,203 @@
+"""When to poll a feed and when to re-fetch an article: pure functions of times and counts.
+
+parse_durations("1h,6h,1d")  # [3600.0, 21600.0, 86400.0]
+
+All times are POSIX timestamps (float seconds, UTC); the store keeps them as ISO 8601 text
+(`to_iso`/`from_iso`) so that the database reads well in datasette and sorts as text.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+
+WEEK = 7 * 86400.0
+MIN_POLL_INTERVAL = 300.0
+MAX_POLL_INTERVAL = 86400.0
+# Server hints (ttl, max-age) are honoured up to MAX_POLL_INTERVAL; an explicit Retry-After
+# may push the next poll up to this far.
+MAX_RETRY_AFTER = WEEK
+BACKOFF_BASE = 300.0
+DEFAULT_REFETCH_AFTER = "1h,6h,1d,3d,7d,30d"
+
+_UNITS = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0, "w": WEEK}
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw]?)\s*$", re.IGNORECASE)
+
+
+def parse_duration(text: str) -> float:
+    """Seconds in "90", "5s", "10m", "6h", "3d" or "1w": parse_duration("10m") == 600.0."""
+    match = _DURATION.match(text)
+    if not match:
+        raise ValueError(f"not a duration: {text!r} (use e.g. 30s, 10m, 6h, 3d)")
+    return float(match.group(1)) * _UNITS[match.group(2).lower()]
+
+
+def parse_durations(value: str | Iterable[str | float]) -> list[float]:
+    """Sorted, de-duplicated offsets from "1h,6h,1d" or a list: parse_durations(["5s", 2]) == [2.0, 5.0]."""
+    items: Iterable[str | float] = value.split(",") if isinstance(value, str) else value
+    out = set()
+    for item in items:
+        if isinstance(item, int | float):
+            out.add(float(item))
+        elif item.strip():
+            out.add(parse_duration(item))
+    return sorted(out)
+
+
+def to_iso(ts: float) -> str:
+    """ISO 8601 UTC with milliseconds: to_iso(0) == '1970-01-01T00:00:00.000Z'."""
+    return datetime.fromtimestamp(ts, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def from_iso(text: str | None) -> float | None:
+    """Inverse of to_iso (accepts any ISO 8601 form): from_iso('1970-01-01T00:01:00Z') == 60.0."""
+    if not text:
+        return None
+    try:
+        value = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.timestamp()
+
+
+def clamp(value: float, low: float, high: float) -> float:
+    return max(low, min(high, value))
+
+
+def adaptive_interval(
+    entry_times: Iterable[float | None],
+    now: float,
+    low: float = MIN_POLL_INTERVAL,
+    high: float = MAX_POLL_INTERVAL,
+) -> float:
+    """About a week divided by the entries of the last week, clamped to [low, high].
+
+    adaptive_interval([now - 3600] * 14, now) == 43200.0 (14 posts a week: every 12 h).
+    """
+    recent = sum(1 for t in entry_times if t is not None and now - WEEK <= t <= now + 3600)
+    if recent == 0:
+        return high
+    return clamp(WEEK / recent, low, high)
+
+
+def parse_retry_after(value: str | bytes | None, now: float) -> float | None:
+    """Seconds to wait from a Retry-After header (delta-seconds or HTTP date), None if absent or bad."""
+    if value is None:
+        return None
+    if isinstance(value, bytes):
+        value = value.decode("latin-1")
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, when.timestamp() - now)
+
+
+def parse_max_age(cache_control: str | bytes | None) -> float | None:
+    """max-age (or s-maxage) of a Cache-Control header: parse_max_age("public, max-age=600") == 600.0."""
+    if not cache_control:
+        return None
+    if isinstance(cache_control, bytes):
+        cache_control = cache_control.decode("latin-1")
+    best: float | None = None
+    for part in cache_control.split(","):
+        name, _, val = part.strip().partition("=")
+        if name.strip().lower() in ("max-age", "s-maxage"):
+            try:
+                seconds = float(val.strip().strip('"'))
+            except ValueError:
+                continue
+            best = seconds if best is None else max(best, seconds)
+    return best
+
+
+def parse_ttl_minutes(ttl: str | int | None) -> float | None:
+    """Seconds from an RSS <ttl> (minutes): parse_ttl_minutes("60") == 3600.0."""
+    if ttl is None:
+        return None
+    try:
+        minutes = float(str(ttl).strip())
+    except ValueError:
+        return None
+    return minutes * 60.0 if minutes > 0 else None
+
+
+def next_poll_delay(
+    interval: float,
+    *,
+    ttl: float | None = None,
+    max_age: float | None = None,
+    retry_after: float | None = None,
+    low: float = MIN_POLL_INTERVAL,
+    high: float = MAX_POLL_INTERVAL,
+) -> float:
+    """Delay until the next poll after a good one: the adaptive interval, never before the server's hints.
+
+    next_poll_delay(600, ttl=3600) == 3600.0; next_poll_delay(600, retry_after=7200) == 7200.0
+    """
+    delay = clamp(max(interval, ttl or 0.0, max_age or 0.0), low, high)
+    if retry_after:
+        delay = max(delay, min(retry_after, MAX_RETRY_AFTER))
+    return delay
+
+
+def backoff_delay(
+    failures: int,
+    *,
+    base: float = BACKOFF_BASE,
+    cap: float = MAX_POLL_INTERVAL,
+    retry_after: float | None = None,
+    rng: random.Random | None = None,
+) -> float:
+    """Exponential backoff with jitter after `failures` consecutive failures (>= 1).
+
+    The n-th failure waits base * 2**(n-1), capped, then scaled by a random factor in [0.5, 1.0]
+    so that feeds failing together do not retry together; Retry-After is a lower bound.
+    """
+    rng = rng or random.Random()
+    raw = min(cap, base * 2 ** max(0, failures - 1))
+    delay = raw * rng.uniform(0.5, 1.0)
+    if retry_after:
+        delay = max(delay, min(retry_after, MAX_RETRY_AFTER))
+    return delay
+
+
+def refetch_base(published: float | None, first_fetched: float) -> float:
+    """The time re-fetch offsets count from: publication, unless unknown or in our future (clock skew)."""
+    if published is None or published > first_fetched:
+        return first_fetched
+    return published
+
+
+def next_refetch(base: float, offsets: Sequence[float], after: float) -> float | None:
+    """First scheduled re-fetch time strictly after `after`, or None when the schedule is over.
+
+    Offsets already passed (an old article found late, a run that came late) are skipped, so
+    each article gets at most one fetch per remaining offset.
+    next_refetch(0, [3600, 21600], 100) == 3600; next_refetch(0, [3600], 4000) is None
+    """
+    for offset in offsets:
+        due = base + offset
+        if due > after:
+            return due
+    return None
+
+
+def first_fetch_retry(failures: int, max_failures: int, rng: random.Random | None = None) -> float | None:
+    """Delay before retrying a failed article fetch, None once `max_failures` is reached.
+
+    Short at first (a just-published page may 404 until caches catch up), then backing off.
+    """
+    if failures >= max_failures:
+        return None
+    return backoff_delay(failures, base=60.0, cap=6 * 3600.0, rng=rng)

@@ -1,0 +1,87 @@
+"""Persist first: every fetched page is committed to SQLite before any other pipeline sees it.
+
+PersistPagePipeline(db_path="blogs.db", refetch_after=[3600.0, 21600.0])
+
+The snapshot (gzip body, final URL, status, headers, fetch time, first fetch or re-fetch) and
+the article's new fetch state and re-fetch schedule are written in one transaction, so a page
+is either stored and marked fetched, or neither (and fetched again by the next run).
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from typing import TYPE_CHECKING, Any
+
+from scrapy.exceptions import DropItem
+
+from crawler.items import PageItem
+from crawler.schedule import DEFAULT_REFETCH_AFTER, parse_durations
+from pipelines.store import Store, default_db_path
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from scrapy.statscollectors import StatsCollector
+
+logger = logging.getLogger(__name__)
+
+
+class PersistPagePipeline:
+    """Store each PageItem as a snapshot; other items pass through untouched."""
+
+    def __init__(self, db_path: str, refetch_after: list[float], stats: StatsCollector | None = None) -> None:
+        self.db_path = db_path
+        self.refetch_after = refetch_after
+        self.stats = stats
+        self.store: Store | None = None
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> PersistPagePipeline:
+        settings = crawler.settings
+        return cls(
+            db_path=str(default_db_path(settings.get("BLOGS_DB"))),
+            refetch_after=parse_durations(settings.get("REFETCH_AFTER") or DEFAULT_REFETCH_AFTER),
+            stats=crawler.stats,
+        )
+
+    def open_spider(self) -> None:
+        self.store = Store(self.db_path)
+
+    def close_spider(self) -> None:
+        if self.store is not None:
+            self.store.close()
+            self.store = None
+
+    def _inc(self, key: str) -> None:
+        if self.stats is not None:
+            self.stats.inc_value(key)
+
+    def process_item(self, item: Any) -> Any:
+        if not isinstance(item, PageItem):
+            return item
+        if self.store is None:
+            self.store = Store(self.db_path)
+        try:
+            item.snapshot_id = self.store.save_page(
+                article=item.article_url,
+                site=item.site,
+                kind=item.kind,
+                url=item.url,
+                request_url=item.request_url or item.url,
+                status=item.status,
+                headers=item.headers,
+                body=item.body,
+                fetched_at=item.fetched_at,
+                offsets=self.refetch_after,
+                slash_comments=item.slash_comments,
+                comment_feed_sig=item.comment_feed_sig,
+                comment_feed_etag=item.comment_feed_etag,
+                comment_feed_last_modified=item.comment_feed_last_modified,
+            )
+        except sqlite3.Error as exc:
+            self._inc("blogs/pages_store_failed")
+            logger.error("Could not store page %s (%s): %s", item.url, item.article_url, exc)
+            raise DropItem(f"page not stored: {exc}") from exc
+        self._inc("blogs/pages_stored")
+        self._inc(f"blogs/pages_stored/{item.kind}")
+        return item

@@ -1,0 +1,302 @@
+"""The SQLite store: the one place that creates the schema, plus the small API the crawler uses.
+
+Store("blogs.db").due_feeds(["https://example.org/feed/"], now=time.time())
+
+Tables (see docs/schema.md): `sites` (one blog each), `feeds` (one per feeds-file line, with the
+poll schedule, validators, backoff and mute reason), `articles` (one per feed entry, with the
+fetch / re-fetch schedule), `snapshots` (every fetched article page, gzip body), `runs` (one per
+crawl run, with its stats). Times are ISO 8601 UTC text (`crawler.schedule.to_iso`).
+
+sqlite-utils over a connection with foreign keys on, WAL journal (readers never block the
+crawler) and a busy timeout; every write is idempotent on a natural key.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from crawler.schedule import from_iso, next_refetch, refetch_base, to_iso
+from pipelines.crawlstate import CrawlState
+
+DEFAULT_DB = "blogs.db"
+BUSY_TIMEOUT_S = 60.0
+
+# name -> (columns, pk, foreign keys, defaults). Columns are added to existing tables when
+# missing, so older databases keep working after an upgrade.
+_TABLES: dict[str, tuple[dict[str, Any], str, list[tuple[str, str, str]], dict[str, Any]]] = {
+    "sites": (
+        {"name": str, "home_url": str, "title": str, "added_at": str},
+        "name",
+        [],
+        {},
+    ),
+    "feeds": (
+        {
+            "url": str,  # as written in the feeds file (feed or home page)
+            "site": str,
+            "feed_url": str,  # the feed actually polled (discovered for a home page)
+            "title": str,
+            "etag": str,
+            "last_modified": str,
+            "added_at": str,
+            "first_polled_at": str,
+            "last_polled_at": str,
+            "last_ok_at": str,
+            "next_check": str,
+            "interval": float,  # current adaptive interval, seconds
+            "failures": int,  # consecutive failures
+            "last_status": int,
+            "last_error": str,
+            "muted_at": str,
+            "mute_reason": str,
+            "polls": int,
+            "not_modified": int,
+        },
+        "url",
+        [("site", "sites", "name")],
+        {"failures": 0, "polls": 0, "not_modified": 0},
+    ),
+    "articles": (
+        {
+            "url": str,  # normalized link: the natural key
+            "site": str,
+            "feed": str,
+            "entry_id": str,  # guid, else the normalized link
+            "guid": str,
+            "link": str,  # as found in the feed; what is requested
+            "title": str,
+            "author": str,
+            "published": str,
+            "comment_rss": str,
+            "slash_comments": int,  # latest value seen in the feed
+            "slash_seen_at": str,
+            "discovered_at": str,
+            "first_fetched_at": str,
+            "last_fetched_at": str,
+            "fetches": int,
+            "refetches_skipped": int,
+            "state": str,  # pending | active | done | failed | gone
+            "next_fetch_at": str,
+            "failures": int,
+            "last_status": int,
+            "last_error": str,
+            "slash_at_fetch": int,  # slash:comments when the page was last fetched
+            "comment_feed_sig": str,  # comment feed signature when the page was last fetched
+            "comment_feed_etag": str,
+            "comment_feed_last_modified": str,
+        },
+        "url",
+        [("site", "sites", "name"), ("feed", "feeds", "url")],
+        {"fetches": 0, "refetches_skipped": 0, "failures": 0, "state": "pending"},
+    ),
+    "snapshots": (
+        {
+            "id": int,
+            "article": str,
+            "site": str,
+            "kind": str,  # first | refetch
+            "url": str,  # final URL after redirects
+            "request_url": str,
+            "status": int,
+            "headers": str,  # JSON object: name -> list of values
+            "body": bytes,  # gzip
+            "body_size": int,
+            "body_sha256": str,
+            "fetched_at": str,
+        },
+        "id",
+        [("article", "articles", "url"), ("site", "sites", "name")],
+        {},
+    ),
+    "runs": (
+        {
+            "id": int,
+            "started_at": str,
+            "finished_at": str,
+            "pid": int,
+            "feeds_file": str,
+            "watch": int,
+            "reason": str,
+            "summary": str,
+            "stats": str,  # JSON
+        },
+        "id",
+        [],
+        {},
+    ),
+}
+_INDEXES: list[tuple[str, list[str], bool]] = [
+    ("articles", ["site", "entry_id"], True),
+    ("articles", ["state", "next_fetch_at"], False),
+    ("articles", ["feed"], False),
+    ("snapshots", ["article", "fetched_at"], True),
+    ("snapshots", ["site", "kind"], False),
+    ("feeds", ["site"], False),
+]
+
+
+def default_db_path(settings_value: str | None = None) -> Path:
+    """BLOGS_DB if given, else blogs.db next to scrapy.cfg (searched upwards from the cwd) or in the cwd."""
+    if settings_value:
+        return Path(settings_value).expanduser()
+    here = Path.cwd()
+    for directory in (here, *here.parents):
+        if (directory / "scrapy.cfg").is_file():
+            return directory / DEFAULT_DB
+    return here / DEFAULT_DB
+
+
+def gzip_body(body: bytes) -> bytes:
+    """Deterministic gzip (mtime 0): the same page always gives the same blob."""
+    return gzip.compress(body, compresslevel=6, mtime=0)
+
+
+def gunzip_body(blob: bytes) -> bytes:
+    """The raw page bytes of a snapshot's `body`: gunzip_body(gzip_body(b"x")) == b"x"."""
+    return gzip.decompress(blob)
+
+
+class Store(CrawlState):
+    """A connection to the blogs database; creates or upgrades the schema when opened."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        if self.path.parent and not self.path.parent.exists():
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_S)
+        self.db = sqlite_utils.Database(conn)
+        self.db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        self.db.execute("PRAGMA foreign_keys = ON")
+        if str(self.path) != ":memory:":
+            self.db.enable_wal()
+        # WAL + NORMAL survives a killed process; only an OS crash may lose the last commits.
+        self.db.execute("PRAGMA synchronous = NORMAL")
+        self.ensure_schema()
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def ensure_schema(self) -> None:
+        """Create missing tables, columns and indexes (idempotent)."""
+        with self.transaction() as db:
+            for name, (columns, pk, fks, defaults) in _TABLES.items():
+                table = db.table(name)
+                if not table.exists():
+                    table.create(columns, pk=pk, foreign_keys=fks, defaults=defaults, if_not_exists=True)
+                    continue
+                present = table.columns_dict
+                for column, kind in columns.items():
+                    if column not in present:
+                        table.add_column(column, kind)
+            for name, cols, unique in _INDEXES:
+                db.table(name).create_index(cols, unique=unique, if_not_exists=True)
+
+    def save_page(
+        self,
+        *,
+        article: str,
+        site: str,
+        kind: str,
+        url: str,
+        request_url: str,
+        status: int,
+        headers: dict[str, list[str]],
+        body: bytes,
+        fetched_at: float,
+        offsets: Sequence[float],
+        slash_comments: int | None = None,
+        comment_feed_sig: str | None = None,
+        comment_feed_etag: str | None = None,
+        comment_feed_last_modified: str | None = None,
+    ) -> int:
+        """Commit a fetched page and advance its article's schedule atomically; returns the snapshot id.
+
+        Idempotent: the same (article, fetched_at) is stored once.
+        """
+        stamp = to_iso(fetched_at)
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO snapshots (article, site, kind, url, request_url, status, headers, body,"
+                " body_size,"
+                " body_sha256, fetched_at) VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
+                [
+                    article,
+                    site,
+                    kind,
+                    url,
+                    request_url,
+                    status,
+                    json.dumps(headers, ensure_ascii=False),
+                    gzip_body(body),
+                    len(body),
+                    hashlib.sha256(body).hexdigest(),
+                    stamp,
+                ],
+            )
+            snap = db.execute(
+                "SELECT id FROM snapshots WHERE article = ? AND fetched_at = ?", [article, stamp]
+            ).fetchone()
+            row = db.execute(
+                "SELECT published, first_fetched_at FROM articles WHERE url = ?", [article]
+            ).fetchone()
+            published = from_iso(row[0]) if row else None
+            first = (from_iso(row[1]) if row and row[1] else None) or fetched_at
+            due = next_refetch(refetch_base(published, first), offsets, fetched_at)
+            db.execute(
+                "UPDATE articles SET first_fetched_at = COALESCE(first_fetched_at, :now),"
+                " last_fetched_at = :now,"
+                " fetches = fetches + 1, state = :state, next_fetch_at = :next, failures = 0,"
+                " last_status = :status, last_error = NULL,"
+                " slash_at_fetch = COALESCE(:slash, slash_comments),"
+                " comment_feed_sig = COALESCE(:sig, comment_feed_sig),"
+                " comment_feed_etag = CASE WHEN :sig IS NULL THEN comment_feed_etag ELSE :etag END,"
+                " comment_feed_last_modified ="
+                " CASE WHEN :sig IS NULL THEN comment_feed_last_modified ELSE :lm END"
+                " WHERE url = :url",
+                {
+                    "url": article,
+                    "now": stamp,
+                    "state": "active" if due else "done",
+                    "next": to_iso(due) if due else None,
+                    "status": status,
+                    "slash": slash_comments,
+                    "sig": comment_feed_sig,
+                    "etag": comment_feed_etag,
+                    "lm": comment_feed_last_modified,
+                },
+            )
+        return int(snap[0])
+
+    # -- runs ------------------------------------------------------------------------------
+
+    def start_run(self, *, now: float, feeds_file: str, watch: bool) -> int:
+        with self.transaction() as db:
+            cur = db.execute(
+                "INSERT INTO runs (started_at, pid, feeds_file, watch) VALUES (?, ?, ?, ?)",
+                [to_iso(now), os.getpid(), feeds_file, int(watch)],
+            )
+        return int(cur.lastrowid or 0)
+
+    def finish_run(
+        self, run_id: int, *, now: float, reason: str, summary: str, stats: dict[str, Any]
+    ) -> None:
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE runs SET finished_at = ?, reason = ?, summary = ?, stats = ? WHERE id = ?",
+                [to_iso(now), reason, summary, json.dumps(stats, default=str, sort_keys=True), run_id],
+            )
