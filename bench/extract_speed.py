@@ -33,10 +33,32 @@ sys.path.insert(0, str(ROOT))
 from extractor import Page, extract_site, learn_profile  # noqa: E402
 from extractor.corpus import iter_corpus  # noqa: E402
 
-WORDS = (
-    "garden window coffee bicycle river morning letter kitchen winter market station library "
-    "paint shelf lantern harbour violin pocket ladder meadow thunder pepper candle orchard"
-).split()
+WORDS = [
+    "garden",
+    "window",
+    "coffee",
+    "bicycle",
+    "river",
+    "morning",
+    "letter",
+    "kitchen",
+    "winter",
+    "market",
+    "station",
+    "library",
+    "paint",
+    "shelf",
+    "lantern",
+    "harbour",
+    "violin",
+    "pocket",
+    "ladder",
+    "meadow",
+    "thunder",
+    "pepper",
+    "candle",
+    "orchard",
+]
 _PARA = re.compile(rb"(<p[^>]*>)(.*?)(</p>)", re.S)
 
 
@@ -46,9 +68,7 @@ def cpu(fn: Callable[[], object]) -> float:
     return time.process_time() - start
 
 
-def median_ratio(
-    fn: Callable[[], object], base: Callable[[], object], repeat: int
-) -> tuple[float, float, float]:
+def median_ratio(fn: Callable[[], object], base: Callable[[], object], repeat: int) -> tuple[float, float, float]:
     """Median of per-run ratios, interleaving the two so both see the same machine state."""
     ratios, a, b = [], [], []
     for _ in range(repeat):
@@ -102,21 +122,16 @@ def main() -> int:
     parse_all = lambda: [lxml.html.document_fromstring(r) for r in raws]  # noqa: E731
     r, t_ex, t_parse = median_ratio(lambda: [extract_site(s) for s in sets], parse_all, a.repeat)
     print(f"corpus sets: {len(sets)} sets, {len(raws)} pages, {sum(map(len, raws)) / 1e6:.1f} MB")
-    print(
-        f"  set extraction / lxml parse      = {r:5.2f}  (median of {a.repeat}; {t_ex:.2f}s vs {t_parse:.2f}s CPU)"
-    )
+    print(f"  set extraction / lxml parse      = {r:5.2f}  (median of {a.repeat}; {t_ex:.2f}s vs {t_parse:.2f}s CPU)")
 
     templates = wordpress_templates(corpus)
     small = generated_set(templates, 20, 1)
     large = generated_set(templates, a.large, 2)
     small_runs = max(3, a.large // 20)
     per_small = statistics.median(
-        cpu(lambda: [extract_site(small) for _ in range(small_runs)]) / (20 * small_runs)
-        for _ in range(a.repeat)
+        cpu(lambda: [extract_site(small) for _ in range(small_runs)]) / (20 * small_runs) for _ in range(a.repeat)
     )
-    per_large = statistics.median(
-        cpu(lambda: extract_site(large)) / a.large for _ in range(max(1, a.repeat // 2))
-    )
+    per_large = statistics.median(cpu(lambda: extract_site(large)) / a.large for _ in range(max(1, a.repeat // 2)))
     print(
         f"  per-page cost {a.large}-page set / 20-page set = {per_large / per_small:5.2f}"
         f"  ({per_large * 1e3:.2f} ms vs {per_small * 1e3:.2f} ms per page)"
@@ -136,9 +151,7 @@ def main() -> int:
                 a.repeat,
             )[0]
         )
-    print(
-        f"  profile extraction / lxml parse  = {statistics.median(ratios):5.2f}  (median over {len(ratios)} sites)"
-    )
+    print(f"  profile extraction / lxml parse  = {statistics.median(ratios):5.2f}  (median over {len(ratios)} sites)")
     rss = child_peak_rss(a.large)
     print(
         f"  peak memory, {a.large}-page set: {rss / 1024:.0f} MiB max RSS"

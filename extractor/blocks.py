@@ -16,6 +16,7 @@ faithful implementation's run time.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from lxml import etree
 
@@ -124,9 +125,7 @@ def parse_html(text: str) -> etree._Element | None:
     data = text.encode("utf-8", "surrogatepass")
     if not data.strip():
         return None
-    parser = etree.HTMLParser(
-        remove_comments=True, remove_pis=True, no_network=True, huge_tree=True, encoding="utf-8"
-    )
+    parser = etree.HTMLParser(remove_comments=True, remove_pis=True, no_network=True, huge_tree=True, encoding="utf-8")
     try:
         return etree.fromstring(data, parser)
     except (etree.ParserError, ValueError):
@@ -219,7 +218,10 @@ def blocks_of(root: etree._Element) -> list[Block]:
     return blocks
 
 
-def _owner_of(el: etree._Element, owner: dict[etree._Element, Block]) -> Block | None:
+_FEATURE_ATTR_XPATH = etree.XPath(".//@title|.//@alt|.//@src|self::*/@title|self::*/@alt|self::*/@src")
+
+
+def _owner_of(el: etree._Element | None, owner: dict[etree._Element, Block]) -> Block | None:
     node: etree._Element | None = el
     while node is not None:
         block = owner.get(node)
@@ -231,8 +233,9 @@ def _owner_of(el: etree._Element, owner: dict[etree._Element, Block]) -> Block |
 
 def _attach_attributes(body: etree._Element, owner: dict[etree._Element, Block]) -> None:
     """title/alt/src values (§3.2.3) counted on the block that holds their element."""
-    for attr in body.xpath(".//@title|.//@alt|.//@src|self::*/@title|self::*/@alt|self::*/@src"):
-        value = attr.strip()
+    found: Any = _FEATURE_ATTR_XPATH(body)
+    for attr in found:
+        value = str(attr).strip()
         if value:
             block = _owner_of(attr.getparent(), owner)
             if block is not None:

@@ -13,6 +13,7 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from pathlib import Path
 from typing import IO
 
@@ -63,9 +64,15 @@ def _write_rows(rows: list[dict[str, object]], out: IO[str]) -> None:
         out.write(json.dumps({k: row[k] for k in ("file", "post", "comments")}, ensure_ascii=False) + "\n")
 
 
+def _open_out(path: str | None, stack: ExitStack) -> IO[str]:
+    if not path or path == "-":
+        return sys.stdout
+    return stack.enter_context(open(path, "w", encoding="utf-8"))
+
+
 def cmd_extract(a: argparse.Namespace) -> int:
-    out = open(a.out, "w", encoding="utf-8") if a.out and a.out != "-" else sys.stdout
-    try:
+    with ExitStack() as stack:
+        out = _open_out(a.out, stack)
         if a.corpus:
             for _site, rows in extract_corpus(Path(a.corpus), a.preset, a.source, a.site, a.jobs):
                 _write_rows(rows, out)
@@ -82,9 +89,6 @@ def cmd_extract(a: argparse.Namespace) -> int:
                 out.write(json.dumps(row, ensure_ascii=False) + "\n")
             for w in sorted({w for r in results for w in r.warnings}):
                 print(f"extract: warning: {w}", file=sys.stderr)
-    finally:
-        if out is not sys.stdout:
-            out.close()
     return 0
 
 
@@ -94,22 +98,21 @@ def _fmt(v: float | None) -> str:
 
 def cmd_evaluate(a: argparse.Namespace) -> int:
     scores: list[SiteScore] = []
-    preds_out = open(a.predictions, "w", encoding="utf-8") if a.predictions else None
-    for site, rows in extract_corpus(Path(a.corpus), a.preset, a.source, a.site, a.jobs):
-        by_file = {str(r["file"]): r for r in rows}
-        if preds_out:
-            _write_rows(rows, preds_out)
-        counts = None
-        for t in site.truth:
-            pc = score_page(t, by_file.get(site.key(str(t["file"]))), site.comments_split)
-            if counts is None:
-                counts = pc
-            else:
-                counts.add(pc)
-        if counts is not None:
-            scores.append(SiteScore(site.source, site.site, counts))
-    if preds_out:
-        preds_out.close()
+    with ExitStack() as stack:
+        preds_out = _open_out(a.predictions, stack) if a.predictions else None
+        for site, rows in extract_corpus(Path(a.corpus), a.preset, a.source, a.site, a.jobs):
+            by_file = {str(r["file"]): r for r in rows}
+            if preds_out:
+                _write_rows(rows, preds_out)
+            counts = None
+            for t in site.truth:
+                pc = score_page(t, by_file.get(site.key(str(t["file"]))), site.comments_split)
+                if counts is None:
+                    counts = pc
+                else:
+                    counts.add(pc)
+            if counts is not None:
+                scores.append(SiteScore(site.source, site.site, counts))
     if not scores:
         print(f"evaluate: no sites under {a.corpus}", file=sys.stderr)
         return 2
@@ -126,9 +129,7 @@ def build_report(scores: list[SiteScore]) -> dict[str, object]:
         ss = [s for s in scores if s.source == src]
         sources[src] = {"macro": macro(ss), "micro": metrics(pooled(ss))}
     return {
-        "sites": [
-            {"source": s.source, "site": s.site, **s.counts.values, **metrics(s.counts)} for s in scores
-        ],
+        "sites": [{"source": s.source, "site": s.site, **s.counts.values, **metrics(s.counts)} for s in scores],
         "sources": sources,
         "macro": macro(scores),
         "micro": metrics(pooled(scores)),

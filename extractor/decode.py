@@ -75,9 +75,7 @@ def decode_html(data: bytes, headers: Mapping[str, object] | None = None) -> Dec
     if not declared and not data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
         encoding = _detect(data) or "utf-8"
         try:
-            return Decoded(
-                data.decode(encoding, "replace"), encoding, "utf-8" if encoding == "utf-8" else "detected"
-            )
+            return Decoded(data.decode(encoding, "replace"), encoding, "utf-8" if encoding == "utf-8" else "detected")
         except LookupError:
             return Decoded(data.decode("cp1252", "replace"), "cp1252", "fallback")
     encoding, text = html_to_unicode(content_type, data)

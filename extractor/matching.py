@@ -70,11 +70,9 @@ def unique_blocks_bruteforce(
     cl = list(clusters) if clusters is not None else list(range(len(pages)))
     out: list[list[bool]] = []
     for p, vectors in enumerate(pages):
-        row = []
+        row: list[bool] = []
         for x in vectors:
-            matched = any(
-                similar(x, y, threshold) for q, others in enumerate(pages) if cl[q] != cl[p] for y in others
-            )
+            matched = any(similar(x, y, threshold) for q, others in enumerate(pages) if cl[q] != cl[p] for y in others)
             row.append(not matched)
         out.append(row)
     return out
@@ -110,7 +108,7 @@ def _prefixes(distinct: list[_Distinct], threshold: float) -> list[list[str]]:
     for d in distinct:
         for f in d.vector.weights:
             df[f] = df.get(f, 0) + 1
-    out = []
+    out: list[list[str]] = []
     for d in distinct:
         v = d.vector
         if not v.norm:
@@ -166,9 +164,7 @@ def unique_blocks(
                 if len(reach[i]) >= 2:
                     break
     # an empty vector has cosine 0 with everything, even with an identical empty vector
-    return [
-        [not distinct[i].vector.norm or not (reach[i] - {cl[p]}) for i in row] for p, row in enumerate(where)
-    ]
+    return [[not distinct[i].vector.norm or not (reach[i] - {cl[p]}) for i in row] for p, row in enumerate(where)]
 
 
 def near_duplicate_clusters(

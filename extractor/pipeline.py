@@ -76,9 +76,7 @@ class ParsedPage:
     warnings: list[str] = field(default_factory=list)
 
 
-def read_page(
-    page: Page, options: Options = DEFAULT, cache: dict[object, Vector] | None = None
-) -> ParsedPage:
+def read_page(page: Page, options: Options = DEFAULT, cache: dict[object, Vector] | None = None) -> ParsedPage:
     """Steps 1-3: decode, parse into blocks, build vectors. Errors are per page, never raised."""
     body = page.body or b""
     warnings = []

@@ -57,9 +57,7 @@ class SiteProfile:
         """Extract one page of the site with this profile (no set needed)."""
         parsed = read_page(page, self.options)
         if parsed.error is not None:
-            return PageExtraction(
-                parsed.url, encoding=parsed.encoding, error=parsed.error, warnings=parsed.warnings
-            )
+            return PageExtraction(parsed.url, encoding=parsed.encoding, error=parsed.error, warnings=parsed.warnings)
         roles, idents, match = self.roles(parsed)
         out = page_output(parsed, roles, idents, [])
         out.template_match = match

@@ -123,9 +123,7 @@ def _bag(texts: Iterable[str]) -> Counter[str]:
 
 def score_page(truth: Mapping[str, object], pred: Mapping[str, object] | None, split: bool) -> Counts:
     """One page's counts (README "Scoring", steps 2, 5 and 6)."""
-    truth_comments = [
-        str(c.get("text", "")) if isinstance(c, dict) else str(c) for c in _list(truth.get("comments"))
-    ]
+    truth_comments = [str(c.get("text", "")) if isinstance(c, dict) else str(c) for c in _list(truth.get("comments"))]
     pred_comments: list[str] = []
     if pred is not None:
         raw = pred.get("comments")

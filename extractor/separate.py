@@ -45,9 +45,7 @@ def reextract(
     return out
 
 
-def post_identifiers_every_page(
-    content: Sequence[Sequence[bool]], idents: Sequence[Sequence[str]]
-) -> set[str]:
+def post_identifiers_every_page(content: Sequence[Sequence[bool]], idents: Sequence[Sequence[str]]) -> set[str]:
     """2013 §3.6: identifiers that carry content blocks on every page."""
     result: set[str] | None = None
     for flags, ids in zip(content, idents, strict=True):
