@@ -94,11 +94,11 @@ def generated_set(templates: list[bytes], n: int, seed: int) -> list[Page]:
 def child_peak_rss(n: int) -> int:
     """Max RSS (KiB) of a child process that extracts an n-page generated set."""
     code = (
-        "import sys,resource; sys.path.insert(0, %r); sys.argv=['x']\n"
+        f"import sys,resource; sys.path.insert(0, {str(ROOT)!r}); sys.argv=['x']\n"
         "import bench.extract_speed as b\n"
-        "pages = b.generated_set(b.wordpress_templates(), %d, 7)\n"
+        f"pages = b.generated_set(b.wordpress_templates(), {n}, 7)\n"
         "from extractor import extract_site; extract_site(pages)\n"
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n" % (str(ROOT), n)
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return int(out.stdout.strip().splitlines()[-1])

@@ -151,9 +151,7 @@ class GeneratedBlog:
             articles.append(article)
         return articles
 
-    def _draw_comments(
-        self, rng: random.Random, article: GeneratedArticle, first_id: int
-    ) -> list[GeneratedComment]:
+    def _draw_comments(self, rng: random.Random, article: GeneratedArticle, first_id: int) -> list[GeneratedComment]:
         low, high = self.options.comments_per_article
         d_low, d_high = self.options.comment_delays
         delays = sorted(rng.randint(int(d_low), int(d_high)) for _ in range(rng.randint(low, high)))
@@ -199,9 +197,9 @@ class GeneratedBlog:
             kind = {"/feed/rss2/": "rss", "/feed/atom/": "atom"}.get(path, self.options.feed_format)
             return self._main_feed(kind, visible, now)
         if path == "/comments/feed/":
-            comments = sorted(
-                ((c, a) for a in visible for c in a.visible_comments(now)), key=lambda ca: -ca[0].time
-            )[:50]
+            comments = sorted(((c, a) for a in visible for c in a.visible_comments(now)), key=lambda ca: -ca[0].time)[
+                :50
+            ]
             body = render.site_comments_feed(self, comments, now)
             return self._feed_response(body, "rss", self.last_change(now, visible))
         is_comment_feed = path.endswith("/feed/")

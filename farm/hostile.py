@@ -60,9 +60,7 @@ class Rules:
         """Drop rules for (site, path); path None drops every rule (of that site, or all)."""
         with self._lock:
             self._rules = [
-                r
-                for r in self._rules
-                if not ((path is None or r.path == path) and (site is None or r.site == site))
+                r for r in self._rules if not ((path is None or r.path == path) and (site is None or r.site == site))
             ]
 
     def take(self, site: str, path: str) -> Rule | None:
@@ -106,15 +104,11 @@ def respond(
         body = bytes(o["body"]) if "body" in o else _home_html(home())
         return Response(200, body, content_type=str(o.get("content_type", HTML)))
     if mode == "entity_bomb":
-        return Response(
-            200, entity_bomb(int(o.get("levels", 10))), content_type=str(o.get("content_type", RSS))
-        )
+        return Response(200, entity_bomb(int(o.get("levels", 10))), content_type=str(o.get("content_type", RSS)))
     if mode == "gzip_bomb":
         return gzip_bomb(int(o.get("size", 1024 * MiB)), str(o.get("content_type", RSS)))
     if mode == "huge":
-        return huge(
-            int(o.get("size", 64 * MiB)), str(o.get("content_type", RSS)), bool(o.get("chunked", False))
-        )
+        return huge(int(o.get("size", 64 * MiB)), str(o.get("content_type", RSS)), bool(o.get("chunked", False)))
     raise ValueError(f"unknown misbehaviour {mode!r}")
 
 

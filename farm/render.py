@@ -188,7 +188,7 @@ def _comments_area(blog: GeneratedBlog, article: GeneratedArticle, now: float) -
 <input type="hidden" name="comment_post_ID" value="{article.id}"></p>
 </form></div>
 </div>
-"""  # noqa: E501
+"""
 
 
 def _entry_meta(blog: GeneratedBlog, article: GeneratedArticle) -> str:
@@ -239,9 +239,7 @@ def home_page(blog: GeneratedBlog, articles: list[GeneratedArticle], now: float)
 """  # noqa: E501
         )
     body_open = '<body class="home blog">\n'
-    return (
-        _head(blog, blog.title) + body_open + _masthead(blog) + "".join(entries) + _sidebar_and_footer(blog)
-    )
+    return _head(blog, blog.title) + body_open + _masthead(blog) + "".join(entries) + _sidebar_and_footer(blog)
 
 
 # --- feeds ----------------------------------------------------------------------------------
@@ -329,9 +327,7 @@ def atom_feed(blog: GeneratedBlog, articles: list[GeneratedArticle], now: float)
 """
 
 
-def _comment_item_xml(
-    blog: GeneratedBlog, article: GeneratedArticle, c: GeneratedComment, prefix: str
-) -> str:
+def _comment_item_xml(blog: GeneratedBlog, article: GeneratedArticle, c: GeneratedComment, prefix: str) -> str:
     return f"""<item>
 <title>{escape(prefix + c.author)}</title>
 <link>{article.url}#comment-{c.id}</link>

@@ -81,10 +81,7 @@ def apply_conditional(resp: Response, request_headers: Mapping[str, str]) -> Res
     resp = dataclasses.replace(resp, headers=headers)
     inm = request_headers.get("if-none-match")
     ims = request_headers.get("if-modified-since")
-    if inm is not None:
-        fresh = _etag_matches(inm, etag)
-    else:
-        fresh = ims is not None and _not_modified_since(ims, changed)
+    fresh = _etag_matches(inm, etag) if inm is not None else ims is not None and _not_modified_since(ims, changed)
     if not fresh:
         return resp
     kept = {k: v for k, v in resp.headers.items() if k in ("ETag", "Last-Modified", "Cache-Control")}
