@@ -28,10 +28,34 @@ def _extract_files(paths: Sequence[Path], options: Options) -> list[PageExtracti
     return extract_site(pages, options)
 
 
-def _site_job(args: tuple[CorpusSite, str]) -> list[dict[str, object]]:
-    site, preset = args
+def parse_overrides(preset: str, settings: Sequence[str] | None) -> Options:
+    """A preset with ``name=value`` overrides (``--set reextract=true --set tag_scale=1``)."""
+    options = PRESETS[preset]
+    changes: dict[str, object] = {}
+    for item in settings or ():
+        name, _, raw = item.partition("=")
+        if not hasattr(options, name):
+            raise SystemExit(f"unknown option {name!r}; options: {', '.join(Options.__dataclass_fields__)}")
+        current = getattr(options, name)
+        value: object
+        if raw.lower() in ("none", "null"):
+            value = None
+        elif isinstance(current, bool):
+            value = raw.lower() in ("1", "true", "yes", "on")
+        elif isinstance(current, int | float) and not isinstance(current, bool):
+            value = type(current)(raw)
+        elif current is None:
+            value = float(raw)
+        else:
+            value = raw
+        changes[name] = value
+    return options.but(**changes)
+
+
+def _site_job(args: tuple[CorpusSite, Options]) -> list[dict[str, object]]:
+    site, options = args
     files = site.page_files()
-    results = _extract_files(files, PRESETS[preset])
+    results = _extract_files(files, options)
     rows = []
     for path, res in zip(files, results, strict=True):
         rel = path.relative_to(site.dir).as_posix()
@@ -45,12 +69,12 @@ def _site_job(args: tuple[CorpusSite, str]) -> list[dict[str, object]]:
 
 
 def extract_corpus(
-    root: Path, preset: str, sources: list[str] | None = None, sites: list[str] | None = None, jobs: int = 0
+    root: Path, options: Options, sources: list[str] | None = None, sites: list[str] | None = None, jobs: int = 0
 ) -> Iterator[tuple[CorpusSite, list[dict[str, object]]]]:
     """Extract every site of a corpus (one set per site), in parallel processes when jobs > 1."""
     all_sites = list(iter_corpus(root, sources, sites))
     jobs = jobs or min(os.cpu_count() or 1, 4)
-    work = [(s, preset) for s in all_sites]
+    work = [(s, options) for s in all_sites]
     if jobs > 1 and len(work) > 1:
         with ProcessPoolExecutor(jobs) as pool:
             yield from zip(all_sites, pool.map(_site_job, work, chunksize=1), strict=True)
@@ -74,14 +98,14 @@ def cmd_extract(a: argparse.Namespace) -> int:
     with ExitStack() as stack:
         out = _open_out(a.out, stack)
         if a.corpus:
-            for _site, rows in extract_corpus(Path(a.corpus), a.preset, a.source, a.site, a.jobs):
+            for _site, rows in extract_corpus(Path(a.corpus), parse_overrides(a.preset, a.set), a.source, a.site, a.jobs):
                 _write_rows(rows, out)
         else:
             if not a.files:
                 print("extract: give FILE... (one site's pages) or --corpus ROOT", file=sys.stderr)
                 return 2
             paths = [Path(f) for f in a.files]
-            results = _extract_files(paths, PRESETS[a.preset])
+            results = _extract_files(paths, parse_overrides(a.preset, a.set))
             for path, res in zip(paths, results, strict=True):
                 if res.error:
                     print(f"extract: {path}: {res.error}", file=sys.stderr)
@@ -100,7 +124,7 @@ def cmd_evaluate(a: argparse.Namespace) -> int:
     scores: list[SiteScore] = []
     with ExitStack() as stack:
         preds_out = _open_out(a.predictions, stack) if a.predictions else None
-        for site, rows in extract_corpus(Path(a.corpus), a.preset, a.source, a.site, a.jobs):
+        for site, rows in extract_corpus(Path(a.corpus), parse_overrides(a.preset, a.set), a.source, a.site, a.jobs):
             by_file = {str(r["file"]): r for r in rows}
             if preds_out:
                 _write_rows(rows, preds_out)
@@ -123,11 +147,21 @@ def cmd_evaluate(a: argparse.Namespace) -> int:
     return 0
 
 
+def _has_comment_free_page(s: SiteScore) -> bool:
+    """The method's assumption (2013 §3.6) holds for this set: some page has no comments."""
+    return s.counts["zero_pages"] > 0
+
+
 def build_report(scores: list[SiteScore]) -> dict[str, object]:
     sources: dict[str, object] = {}
     for src in sorted({s.source for s in scores}):
         ss = [s for s in scores if s.source == src]
-        sources[src] = {"macro": macro(ss), "micro": metrics(pooled(ss))}
+        free = [s for s in ss if _has_comment_free_page(s)]
+        sources[src] = {
+            "macro": macro(ss),
+            "micro": metrics(pooled(ss)),
+            "macro_with_comment_free_page": macro(free) if free else None,
+        }
     return {
         "sites": [{"source": s.source, "site": s.site, **s.counts.values, **metrics(s.counts)} for s in scores],
         "sources": sources,
@@ -162,6 +196,9 @@ def print_report(report: dict[str, object], scores: list[SiteScore]) -> None:
             row(f"{src}/{s.site}", metrics(s.counts), s.counts.values)
         n_c = sum(1 for s in ss if s.counts["com_truth"])
         row(f"{src} MACRO ({len(ss)} sites, {n_c} w/ cmts)", macro(ss), None)
+        free = [s for s in ss if _has_comment_free_page(s)]
+        if len(free) < len(ss):
+            row(f"{src} MACRO, sets w/ a 0-comment page ({len(free)})", macro(free), None)
         row(f"{src} micro", metrics(pooled(ss)), pooled(ss).values)
     print("-" * len(hdr))
     n_c = sum(1 for s in scores if s.counts["com_truth"])
@@ -187,6 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.add_argument("--preset", choices=sorted(PRESETS), default="default", help="options preset")
         p.add_argument("--source", action="append", help="only this corpus source (repeatable)")
         p.add_argument("--site", action="append", help="only this corpus site (repeatable)")
+        p.add_argument("--set", action="append", metavar="NAME=VALUE", help="override one option of the preset")
         p.add_argument("--jobs", type=int, default=0, help="worker processes (default: CPU count, max 4)")
     ex = sub.choices["extract"]
     ex.add_argument("files", nargs="*", metavar="FILE", help="one site's saved pages")
