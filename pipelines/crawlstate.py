@@ -59,8 +59,7 @@ class CrawlState(StoreBase):
         with self.transaction() as db:
             for url, name in sources:
                 db.execute(
-                    "INSERT INTO sites (name, home_url, added_at) VALUES (?, NULL, ?)"
-                    " ON CONFLICT(name) DO NOTHING",
+                    "INSERT INTO sites (name, home_url, added_at) VALUES (?, NULL, ?) ON CONFLICT(name) DO NOTHING",
                     [name, to_iso(now)],
                 )
                 db.execute(
@@ -93,8 +92,7 @@ class CrawlState(StoreBase):
     def set_site_home(self, site: str, home_url: str | None, title: str | None) -> None:
         with self.transaction() as db:
             db.execute(
-                "UPDATE sites SET home_url = COALESCE(home_url, ?), title = COALESCE(?, title)"
-                " WHERE name = ?",
+                "UPDATE sites SET home_url = COALESCE(home_url, ?), title = COALESCE(?, title) WHERE name = ?",
                 [home_url, title, site],
             )
 
@@ -153,8 +151,15 @@ class CrawlState(StoreBase):
                 "status": status,
             }
             if status != 304:
-                sets += ", etag = :etag, last_modified = :lm, title = COALESCE(:title, title)"
+                sets += ", etag = :etag, last_modified = :lm, title = COALESCE(:title, title), last_changed_at = :now"
                 params.update(etag=etag, lm=last_modified, title=title)
+            else:
+                # Unchanged feed: the slash:comments of the entries it listed are still current.
+                db.execute(
+                    "UPDATE articles SET slash_seen_at = :now WHERE feed = :url AND slash_seen_at >="
+                    " (SELECT last_changed_at FROM feeds WHERE url = :url)",
+                    {"url": url, "now": stamp},
+                )
             if feed_url:
                 sets += ", feed_url = :feed_url"
                 params["feed_url"] = feed_url

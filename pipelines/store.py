@@ -51,6 +51,7 @@ _TABLES: dict[str, tuple[dict[str, Any], str, list[tuple[str, str, str]], dict[s
             "first_polled_at": str,
             "last_polled_at": str,
             "last_ok_at": str,
+            "last_changed_at": str,  # last poll that returned the feed (not a 304)
             "next_check": str,
             "interval": float,  # current adaptive interval, seconds
             "failures": int,  # consecutive failures
@@ -251,9 +252,7 @@ class Store(CrawlState):
             snap = db.execute(
                 "SELECT id FROM snapshots WHERE article = ? AND fetched_at = ?", [article, stamp]
             ).fetchone()
-            row = db.execute(
-                "SELECT published, first_fetched_at FROM articles WHERE url = ?", [article]
-            ).fetchone()
+            row = db.execute("SELECT published, first_fetched_at FROM articles WHERE url = ?", [article]).fetchone()
             published = from_iso(row[0]) if row else None
             first = (from_iso(row[1]) if row and row[1] else None) or fetched_at
             due = next_refetch(refetch_base(published, first), offsets, fetched_at)
@@ -292,9 +291,7 @@ class Store(CrawlState):
             )
         return int(cur.lastrowid or 0)
 
-    def finish_run(
-        self, run_id: int, *, now: float, reason: str, summary: str, stats: dict[str, Any]
-    ) -> None:
+    def finish_run(self, run_id: int, *, now: float, reason: str, summary: str, stats: dict[str, Any]) -> None:
         with self.transaction() as db:
             db.execute(
                 "UPDATE runs SET finished_at = ?, reason = ?, summary = ?, stats = ? WHERE id = ?",

@@ -1,0 +1,191 @@
+"""Article fetching for the blogs spider: first fetches, scheduled re-fetches, comment-feed checks.
+
+ArticleFetching._page_request(spider, article_row, "first")  # the Request for an article page
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from scrapy import Request
+from scrapy.http import Response
+from twisted.python.failure import Failure
+
+from crawler.feedparse import parse_feed
+from crawler.items import PageItem
+from crawler.polling import (
+    classify_failure,
+    comment_feed_signature,
+    header,
+    headers_dict,
+    simple_headers,
+)
+from crawler.schedule import (
+    backoff_delay,
+    first_fetch_retry,
+    from_iso,
+    next_refetch,
+    refetch_base,
+)
+from crawler.spiderbase import FEED_ACCEPT, PRIO_COMMENT_FEED, PRIO_NEW_ARTICLE, PRIO_REFETCH, BlogsSpiderBase
+
+
+class ArticleFetching(BlogsSpiderBase):
+    """Turns due articles into requests and fetched pages into PageItems."""
+
+    def _page_request(self, art: dict[str, Any], kind: str, **extra: Any) -> Request:
+        self.inflight_articles.add(art["url"])
+        if kind == "refetch":
+            self.inc("blogs/refetches")
+        return Request(
+            art.get("link") or art["url"],
+            callback=self.parse_article,
+            errback=self.article_failed,
+            priority=PRIO_NEW_ARTICLE if kind == "first" else PRIO_REFETCH,
+            dont_filter=True,  # re-fetches must pass the dupe filter; state lives in the store
+            meta={"article": art, "kind": kind, "dont_cache": True, **extra},
+        )
+
+    def _refetch_requests(self, art: dict[str, Any], now: float) -> Iterable[Request]:
+        """A due re-fetch: skipped when slash:comments shows no change, else the comment feed or the page."""
+        assert self.store is not None
+        fresh_slash = (
+            art["slash_comments"] is not None
+            and art["slash_at_fetch"] is not None
+            and (art["slash_seen_at"] or "") > (art["last_fetched_at"] or "")
+        )
+        if fresh_slash and art["slash_comments"] == art["slash_at_fetch"]:
+            self.inc("blogs/refetches_skipped")
+            self.inc("blogs/refetches_skipped/slash_comments")
+            self.store.skip_refetch(art["url"], now, self.offsets)
+            return []
+        if art["comment_rss"]:
+            headers = {"Accept": FEED_ACCEPT}
+            if art["comment_feed_sig"] and art["comment_feed_etag"]:
+                headers["If-None-Match"] = art["comment_feed_etag"]
+            if art["comment_feed_sig"] and art["comment_feed_last_modified"]:
+                headers["If-Modified-Since"] = art["comment_feed_last_modified"]
+            self.inflight_articles.add(art["url"])
+            self.inc("blogs/comment_feeds_checked")
+            return [
+                Request(
+                    art["comment_rss"],
+                    callback=self.parse_comment_feed,
+                    errback=self.comment_feed_failed,
+                    headers=headers,
+                    priority=PRIO_COMMENT_FEED,
+                    dont_filter=True,
+                    meta={"article": art, "handle_httpstatus_list": [304], "dont_cache": True},
+                )
+            ]
+        return [self._page_request(art, "refetch")]
+
+    def parse_comment_feed(self, response: Response) -> Iterator[Request]:
+        assert self.store is not None
+        art = response.meta["article"]
+        etag, modified = header(response, "ETag"), header(response, "Last-Modified")
+        if response.status == 304 and art["comment_feed_sig"]:
+            unchanged, sig = True, art["comment_feed_sig"]
+        else:
+            parsed = parse_feed(response.body, response.url, simple_headers(response), now=self.now())
+            sig = comment_feed_signature(parsed) if parsed.is_feed else None
+            unchanged = sig is not None and sig == art["comment_feed_sig"]
+        if unchanged:
+            self.inflight_articles.discard(art["url"])
+            self.inc("blogs/refetches_skipped")
+            self.inc("blogs/refetches_skipped/comment_feed")
+            self.store.skip_refetch(
+                art["url"],
+                self.now(),
+                self.offsets,
+                comment_feed_etag=etag,
+                comment_feed_last_modified=modified,
+            )
+            return
+        yield self._page_request(
+            art, "refetch", comment_sig=sig, comment_etag=etag, comment_modified=modified
+        )
+
+    def comment_feed_failed(self, failure: Failure) -> Iterator[Request]:
+        art = failure.request.meta["article"]  # type: ignore[attr-defined]
+        self.log_once(
+            "commentfeed",
+            art["comment_rss"],
+            logging.INFO,
+            "Comment feed %s failed (%s); fetching %s",
+            art["comment_rss"],
+            classify_failure(failure).reason,
+            art["url"],
+        )
+        yield self._page_request(art, "refetch")
+
+    def parse_article(self, response: Response) -> Iterator[PageItem]:
+        art, meta = response.meta["article"], response.meta
+        self.inc(f"blogs/pages_fetched/{meta['kind']}")
+        yield PageItem(
+            site=art["site"],
+            feed_url=art["feed"],
+            article_url=art["url"],
+            url=response.url,
+            request_url=response.request.url if response.request else response.url,
+            status=response.status,
+            headers=headers_dict(response),
+            body=response.body,
+            fetched_at=self.now(),
+            kind=meta["kind"],
+            title=art.get("title"),
+            author=art.get("author"),
+            published=art.get("published"),
+            comment_rss=art.get("comment_rss"),
+            slash_comments=art.get("slash_comments"),
+            comment_feed_sig=meta.get("comment_sig"),
+            comment_feed_etag=meta.get("comment_etag"),
+            comment_feed_last_modified=meta.get("comment_modified"),
+        )
+
+    def article_failed(self, failure: Failure) -> None:
+        meta = failure.request.meta  # type: ignore[attr-defined]
+        art, kind = meta["article"], meta["kind"]
+        self.inflight_articles.discard(art["url"])
+        if self.store is None:
+            return
+        info = classify_failure(failure)
+        row = self.store.article(art["url"]) or {}
+        failures = (row.get("failures") or 0) + 1
+        now = self.now()
+        self.inc("blogs/articles_failed")
+        self.inc(f"blogs/articles_failed/{info.kind}")
+        next_at: float | None
+        if kind == "first":
+            permanent = info.kind in ("robots", "redirect_scheme", "scheme")
+            delay = None if permanent else first_fetch_retry(failures, self.article_max_failures, self.rng)
+            next_at, state = (now + delay, "pending") if delay is not None else (None, "failed")
+        elif info.status in (404, 410):
+            next_at, state = None, "gone"
+        elif failures < 3:
+            next_at, state = now + backoff_delay(failures, base=300, cap=3600, rng=self.rng), "active"
+        else:  # give this offset up and wait for the next one
+            first = from_iso(row.get("first_fetched_at")) or now
+            next_at = next_refetch(refetch_base(from_iso(row.get("published")), first), self.offsets, now)
+            state, failures = ("active" if next_at else "done"), 0
+        self.store.record_article_failure(
+            art["url"],
+            now=now,
+            status=info.status,
+            error=info.reason,
+            next_fetch_at=next_at,
+            state=state,
+            failures=failures,
+        )
+        self.log_once(
+            "articlefail",
+            art["url"],
+            logging.WARNING,
+            "Article %s (%s fetch) failed: %s%s",
+            art["url"],
+            kind,
+            info.reason,
+            "" if next_at else f"; giving up ({state})",
+        )

@@ -1,0 +1,131 @@
+"""Politeness components Scrapy 2.19 does not provide out of the box.
+
+- `CrawlDelayMiddleware`: Scrapy parses robots.txt `Crawl-delay` (RobotParser.crawl_delay) but no
+  built-in component applies it; this one makes it the minimum delay of the host's download slot,
+  also after AutoThrottle lowers the delay.
+- `BlogsAddon`: builds the User-Agent from BLOGS_CONTACT unless USER_AGENT is set explicitly.
+- `QuietRobotsErrors`: a robots.txt that cannot be fetched (dead host, timeout) is logged by
+  Scrapy as an ERROR with a traceback; the spider already reports the host's failure once, so the
+  robots message is demoted to DEBUG.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from scrapy import Request, Spider, signals
+from scrapy.exceptions import NotConfigured
+from scrapy.utils.httpobj import urlparse_cached
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+    from scrapy.robotstxt import RobotParser
+    from scrapy.settings import BaseSettings
+
+logger = logging.getLogger(__name__)
+
+PRODUCT = "blog-harvester"
+VERSION = "0.1"
+
+
+def user_agent(contact: str | None) -> str:
+    """The User-Agent: user_agent("mailto:me@example.org").endswith("+mailto:me@example.org)")."""
+    contact = (contact or "").strip()
+    tail = f"+{contact}" if contact else "contact not configured"
+    return f"{PRODUCT}/{VERSION} (research feed harvester; {tail})"
+
+
+class BlogsAddon:
+    """Scrapy add-on: USER_AGENT from BLOGS_CONTACT, unless USER_AGENT was given with higher priority."""
+
+    def update_settings(self, settings: BaseSettings) -> None:
+        priority = settings.getpriority("USER_AGENT") or 0
+        if priority < 20:  # below "project": nobody chose a User-Agent on purpose
+            settings.set("USER_AGENT", user_agent(settings.get("BLOGS_CONTACT")), priority="addon")
+
+
+class CrawlDelayMiddleware:
+    """Downloader middleware: apply robots.txt Crawl-delay (capped at `max_delay` seconds) per host."""
+
+    def __init__(self, max_delay: float, user_agent: str) -> None:
+        self.max_delay = max_delay
+        self.user_agent = user_agent
+        self.delays: dict[str, float] = {}
+        self.crawler: Crawler | None = None
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> CrawlDelayMiddleware:
+        settings = crawler.settings
+        if not settings.getbool("ROBOTSTXT_OBEY") or not settings.getbool("BLOGS_OBEY_CRAWL_DELAY", True):
+            raise NotConfigured
+        agent = settings.get("ROBOTSTXT_USER_AGENT") or settings.get("USER_AGENT") or PRODUCT
+        mw = cls(settings.getfloat("BLOGS_CRAWL_DELAY_MAX", 60.0), agent)
+        mw.crawler = crawler
+        crawler.signals.connect(mw._robots_parsed, signal=signals.robots_parsed)
+        crawler.signals.connect(mw._response_downloaded, signal=signals.response_downloaded)
+        return mw
+
+    def _slot_key(self, request: Request) -> str | None:
+        if self.crawler is None or self.crawler.engine is None:
+            return None
+        return self.crawler.engine.downloader.get_slot_key(request)
+
+    def _enforce(self, request: Request) -> None:
+        key = self._slot_key(request)
+        delay = self.delays.get(urlparse_cached(request).hostname or "")
+        if key is None or not delay or self.crawler is None or self.crawler.engine is None:
+            return
+        downloader = self.crawler.engine.downloader
+        # New slots read their delay from DOWNLOAD_SLOTS-style per-slot settings.
+        downloader.per_slot_settings.setdefault(key, {})["delay"] = delay
+        slot = downloader.slots.get(key)
+        if slot is not None and slot.delay < delay:
+            slot.delay = delay
+
+    def _robots_parsed(self, robotparser: RobotParser, request: Request) -> None:
+        try:
+            delay = robotparser.crawl_delay(self.user_agent)
+        except Exception:  # a parser backend without crawl_delay support
+            delay = None
+        host = urlparse_cached(request).hostname or ""
+        if delay and delay > 0:
+            applied = min(float(delay), self.max_delay)
+            self.delays[host] = applied
+            logger.info("robots.txt of %s asks for Crawl-delay %s s; applying %s s", host, delay, applied)
+            self._enforce(request)
+
+    def _response_downloaded(self, response: Response, request: Request, spider: Spider) -> None:
+        # Runs after AutoThrottle's handler (connected earlier): restore the floor it may lower.
+        self._enforce(request)
+
+    def process_request(self, request: Request) -> None:
+        self._enforce(request)
+
+
+class QuietRobotsErrors(logging.Filter):
+    """Demote "Error downloading <robots.txt>" records to DEBUG without traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno >= logging.ERROR and str(record.msg).startswith("Error downloading"):
+            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+            record.exc_info, record.exc_text = None, None
+        return True  # handlers drop it unless LOG_LEVEL is DEBUG
+
+
+class QuietRobotsErrorsExtension:
+    """Installs QuietRobotsErrors on Scrapy's robots.txt middleware logger for the crawl."""
+
+    def __init__(self) -> None:
+        self.filter = QuietRobotsErrors()
+        logging.getLogger("scrapy.downloadermiddlewares.robotstxt").addFilter(self.filter)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> QuietRobotsErrorsExtension:
+        ext = cls()
+        crawler.signals.connect(ext._closed, signal=signals.spider_closed)
+        return ext
+
+    def _closed(self, *args: Any, **kwargs: Any) -> None:
+        logging.getLogger("scrapy.downloadermiddlewares.robotstxt").removeFilter(self.filter)

@@ -1,0 +1,73 @@
+"""Scrapy settings of the blog harvester. Every value can be overridden with `-s NAME=VALUE`.
+
+The BLOGS_* and REFETCH_AFTER settings are the harvester's own (see the README's table).
+"""
+
+BOT_NAME = "blog-harvester"
+SPIDER_MODULES = ["crawler.spiders"]
+NEWSPIDER_MODULE = "crawler.spiders"
+
+# -- the harvester's own settings -------------------------------------------------------------
+# SQLite store; "" means blogs.db in the project directory (next to scrapy.cfg).
+BLOGS_DB = ""
+# Feeds file; "" means feeds.txt in the project directory. `-a feeds=PATH` wins.
+BLOGS_FEEDS = ""
+# Who to contact about this crawler; goes into the User-Agent (e.g. "mailto:you@example.org").
+BLOGS_CONTACT = ""
+# Re-fetch offsets after publication (s, m, h, d, w units); after the last one the article is done.
+REFETCH_AFTER = "1h,6h,1d,3d,7d,30d"
+# Feed poll interval bounds (seconds): about a week / entries of the last week, clamped.
+BLOGS_FEED_MIN_INTERVAL = 300
+BLOGS_FEED_MAX_INTERVAL = 86400
+# First delay of the exponential backoff after a failed poll (seconds; doubled per failure, jittered).
+BLOGS_BACKOFF_BASE = 300
+# Mute a feed after this many consecutive failed polls (a 410 mutes at once).
+BLOGS_MUTE_AFTER = 8
+# Give up an article page after this many failed fetches.
+BLOGS_ARTICLE_MAX_FAILURES = 5
+# Entries read from one feed response at most.
+BLOGS_MAX_ENTRIES = 500
+# Watch mode re-reads the feeds file and the schedule at least this often (seconds).
+BLOGS_WATCH_MAX_SLEEP = 300
+# Added to the system clock (seconds); lets tests and demos replay a farm whose clock is shifted.
+BLOGS_CLOCK_OFFSET = 0
+# robots.txt Crawl-delay is honoured up to this many seconds per request.
+BLOGS_OBEY_CRAWL_DELAY = True
+BLOGS_CRAWL_DELAY_MAX = 60
+
+# -- politeness and safety ---------------------------------------------------------------------
+ROBOTSTXT_OBEY = True
+ROBOTSTXT_USER_AGENT = "blog-harvester"
+# USER_AGENT is built from BLOGS_CONTACT by crawler.middlewares.BlogsAddon (set it to override).
+ADDONS = {"crawler.middlewares.BlogsAddon": 0}
+CONCURRENT_REQUESTS = 16
+CONCURRENT_REQUESTS_PER_DOMAIN = 2
+AUTOTHROTTLE_ENABLED = True
+AUTOTHROTTLE_START_DELAY = 1.0
+AUTOTHROTTLE_MAX_DELAY = 30.0
+AUTOTHROTTLE_TARGET_CONCURRENCY = 1.0
+DOWNLOAD_DELAY = 0
+DOWNLOAD_TIMEOUT = 30
+DOWNLOAD_MAXSIZE = 32 * 1024 * 1024  # also caps decompressed size: gzip bombs are dropped
+DOWNLOAD_WARNSIZE = 8 * 1024 * 1024
+DNS_TIMEOUT = 10
+RETRY_TIMES = 1
+# The spider logs every failure once with its feed or article URL; no second ERROR from Scrapy.
+RETRY_GIVE_UP_LOG_LEVEL = "DEBUG"
+# Only http(s) is ever requested: the other schemes have no download handler at all.
+DOWNLOAD_HANDLERS = {"file": None, "data": None, "ftp": None, "s3": None}
+COOKIES_ENABLED = False
+METAREFRESH_ENABLED = False
+REDIRECT_MAX_TIMES = 10
+
+DOWNLOADER_MIDDLEWARES = {"crawler.middlewares.CrawlDelayMiddleware": 110}
+EXTENSIONS = {"crawler.middlewares.QuietRobotsErrorsExtension": 0}
+# Persist first; later priorities are free for batching and extraction pipelines.
+ITEM_PIPELINES = {"pipelines.persist.PersistPagePipeline": 100}
+
+# No listening sockets: neither the telnet console nor the remote-control HTTP server.
+TELNETCONSOLE_ENABLED = False
+REMOTE_CONTROL_ENABLED = False
+
+LOG_LEVEL = "INFO"
+FEED_EXPORT_ENCODING = "utf-8"

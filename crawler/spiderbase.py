@@ -1,0 +1,61 @@
+"""Shared state and helpers of the blogs spider, split over small modules (feed polling,
+article fetching, run lifecycle).
+
+BlogsSpiderBase.now(spider)  # the crawler's clock: system time + BLOGS_CLOCK_OFFSET
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+from scrapy import Request, Spider
+
+from pipelines.store import Store
+
+PRIO_NEW_ARTICLE = 100  # a new article is captured before its readers comment: first of all
+PRIO_DISCOVERY = 60
+PRIO_FEED = 50
+PRIO_COMMENT_FEED = 20
+PRIO_REFETCH = 10
+FEED_ACCEPT = "application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5"
+
+
+class BlogsSpiderBase(Spider):
+    """Attributes set by BlogsSpider.__init__/from_crawler, and small helpers."""
+
+    store: Store | None
+    rng: random.Random
+    inflight_feeds: set[str]
+    inflight_articles: set[str]
+    logged: set[tuple[str, str]]
+    db_path: Path
+    feeds_path: Path
+    offsets: list[float]
+    min_interval: float
+    max_interval: float
+    backoff_base: float
+    mute_after: int
+    article_max_failures: int
+    max_entries: int
+    max_sleep: float
+    clock_offset: float
+
+    def now(self) -> float:
+        return time.time() + self.clock_offset
+
+    def inc(self, key: str, count: int = 1) -> None:
+        assert self.crawler.stats is not None
+        self.crawler.stats.inc_value(key, count)
+
+    def log_once(self, key: str, url: str, level: int, msg: str, *args: Any) -> None:
+        """Each problem is logged once per run for a given URL."""
+        if (key, url) not in self.logged:
+            self.logged.add((key, url))
+            self.logger.log(level, msg, *args)
+
+    def _page_request(self, art: dict[str, Any], kind: str, **extra: Any) -> Request:
+        """The request for an article page (ArticleFetching)."""
+        raise NotImplementedError

@@ -1,0 +1,166 @@
+"""Helpers for end-to-end crawl tests: run `scrapy crawl blogs` as a subprocess against the farm.
+
+Every test crawl resolves host names through `LoopbackOnlyResolver`, so even a feed that links
+to a real host cannot make a test leave 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from scrapy.resolver import CachingThreadedResolver
+from twisted.internet import defer
+from twisted.internet.error import DNSLookupError
+
+PROJECT = Path(__file__).resolve().parents[1]
+
+TEST_SETTINGS = {
+    "AUTOTHROTTLE_START_DELAY": "0",
+    "AUTOTHROTTLE_MAX_DELAY": "1",
+    "DOWNLOAD_TIMEOUT": "5",
+    "RETRY_TIMES": "0",
+    "BLOGS_CONTACT": "mailto:tests@example.invalid",
+    "TWISTED_DNS_RESOLVER": "tests.crawl_helpers.LoopbackOnlyResolver",
+    "LOG_LEVEL": "INFO",
+}
+
+
+class LoopbackOnlyResolver(CachingThreadedResolver):
+    """Resolves localhost and 127.x literals; every other name fails at once, offline."""
+
+    def getHostByName(self, name: str, timeout: Sequence[int] = ()) -> defer.Deferred[str]:
+        if name == "localhost" or name.startswith("127."):
+            return super().getHostByName(name, timeout)
+        return defer.fail(DNSLookupError(f"{name}: test crawls resolve loopback names only"))
+
+
+@dataclass
+class CrawlResult:
+    returncode: int
+    stderr: str
+    elapsed: float
+    stats: dict[str, Any]
+
+    def stat(self, key: str) -> int:
+        return int(self.stats.get(f"blogs/{key}", 0))
+
+
+def write_feeds(path: Path, lines: Sequence[str]) -> Path:
+    path.write_text("# test feeds\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def crawl_command(
+    feeds: Path, db: Path, *args: str, settings: dict[str, str] | None = None, clock_offset: float = 0.0
+) -> list[str]:
+    cmd = [sys.executable, "-m", "scrapy", "crawl", "blogs", "-a", f"feeds={feeds}", *args]
+    merged = {**TEST_SETTINGS, "BLOGS_DB": str(db), "BLOGS_CLOCK_OFFSET": f"{clock_offset:.3f}", **(settings or {})}
+    for key, value in merged.items():
+        cmd += ["-s", f"{key}={value}"]
+    return cmd
+
+
+def clock_offset(clock: Any | None) -> float:
+    """The BLOGS_CLOCK_OFFSET that makes the crawler's clock read like the farm's."""
+    return 0.0 if clock is None else clock.now() - time.time()
+
+
+def run_crawl(
+    feeds: Path,
+    db: Path,
+    *args: str,
+    settings: dict[str, str] | None = None,
+    clock: Any | None = None,
+    timeout: float = 90,
+) -> CrawlResult:
+    before = max_run_id(db)
+    started = time.monotonic()
+    proc = subprocess.run(
+        crawl_command(feeds, db, *args, settings=settings, clock_offset=clock_offset(clock)),
+        cwd=PROJECT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=_env(),
+    )
+    elapsed = time.monotonic() - started
+    return CrawlResult(proc.returncode, proc.stderr, elapsed, run_stats(db, after=before))
+
+
+def start_crawl(
+    feeds: Path,
+    db: Path,
+    *args: str,
+    settings: dict[str, str] | None = None,
+    clock: Any | None = None,
+    log: Path | None = None,
+) -> subprocess.Popen[bytes]:
+    """Start a crawl in the background; stderr goes to `log` (or is discarded)."""
+    out = open(log, "wb") if log else subprocess.DEVNULL  # noqa: SIM115 -- the child owns it
+    return subprocess.Popen(
+        crawl_command(feeds, db, *args, settings=settings, clock_offset=clock_offset(clock)),
+        cwd=PROJECT,
+        stdout=subprocess.DEVNULL,
+        stderr=out,
+        env=_env(),
+    )
+
+
+def stop(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM, timeout: float = 30) -> int:
+    if proc.poll() is None:
+        proc.send_signal(sig)
+    try:
+        return proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=10)
+        raise
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(PROJECT) + os.pathsep + env.get("PYTHONPATH", "")
+    env.pop("SCRAPY_SETTINGS_MODULE", None)
+    return env
+
+
+def rows(db: Path, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    if not db.exists():
+        return []
+    conn = sqlite3.connect(db, timeout=30)
+    try:
+        return conn.execute(sql, params).fetchall()
+    except sqlite3.OperationalError:
+        return []  # the crawl has not created the schema yet
+    finally:
+        conn.close()
+
+
+def max_run_id(db: Path) -> int:
+    found = rows(db, "SELECT MAX(id) FROM runs")
+    return int(found[0][0] or 0) if found else 0
+
+
+def run_stats(db: Path, after: int = 0) -> dict[str, Any]:
+    """Stats of the newest finished run with an id above `after` ({} if none)."""
+    found = rows(db, "SELECT stats FROM runs WHERE stats IS NOT NULL AND id > ? ORDER BY id DESC LIMIT 1", [after])
+    return json.loads(found[0][0]) if found else {}
+
+
+def wait_for(predicate: Any, timeout: float, interval: float = 0.1) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(interval)
+    return bool(predicate())
