@@ -4,9 +4,9 @@
   built-in component applies it; this one makes it the minimum delay of the host's download slot,
   also after AutoThrottle lowers the delay.
 - `BlogsAddon`: builds the User-Agent from BLOGS_CONTACT unless USER_AGENT is set explicitly.
-- `QuietRobotsErrors`: a robots.txt that cannot be fetched (dead host, timeout) is logged by
-  Scrapy as an ERROR with a traceback; the spider already reports the host's failure once, so the
-  robots message is demoted to DEBUG.
+- `QuietDuplicateErrorsExtension`: Scrapy logs some failures itself (robots.txt of a dead host as
+  an ERROR with traceback, responses over DOWNLOAD_MAXSIZE); the spider reports each failure once
+  with its feed or article URL, so those records are demoted to DEBUG.
 """
 
 from __future__ import annotations
@@ -104,28 +104,47 @@ class CrawlDelayMiddleware:
         self._enforce(request)
 
 
-class QuietRobotsErrors(logging.Filter):
-    """Demote "Error downloading <robots.txt>" records to DEBUG without traceback."""
+# (logger, message start) of Scrapy records that repeat a failure the spider reports itself.
+_DUPLICATES = {
+    "scrapy.downloadermiddlewares.robotstxt": ("Error downloading",),
+    "scrapy.core.downloader.handlers.http11": ("Received", "Expected to receive"),
+    "scrapy.downloadermiddlewares.httpcompression": ("Ignored response",),
+}
+
+
+class QuietDuplicateErrors(logging.Filter):
+    """Demote Scrapy's own report of a failure the spider logs anyway to DEBUG, without traceback.
+
+    Only failures are demoted: a "download warn size" record stays a warning.
+    """
+
+    def __init__(self, prefixes: tuple[str, ...]) -> None:
+        super().__init__()
+        self.prefixes = prefixes
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.levelno >= logging.ERROR and str(record.msg).startswith("Error downloading"):
+        msg = str(record.msg)
+        failure = record.levelno >= logging.ERROR or "max size" in msg or "DOWNLOAD_MAXSIZE" in msg
+        if failure and msg.startswith(self.prefixes):
             record.levelno, record.levelname = logging.DEBUG, "DEBUG"
             record.exc_info, record.exc_text = None, None
         return True  # handlers drop it unless LOG_LEVEL is DEBUG
 
 
-class QuietRobotsErrorsExtension:
-    """Installs QuietRobotsErrors on Scrapy's robots.txt middleware logger for the crawl."""
+class QuietDuplicateErrorsExtension:
+    """Installs QuietDuplicateErrors on the loggers in _DUPLICATES for the crawl."""
 
     def __init__(self) -> None:
-        self.filter = QuietRobotsErrors()
-        logging.getLogger("scrapy.downloadermiddlewares.robotstxt").addFilter(self.filter)
+        self.filters = {name: QuietDuplicateErrors(prefixes) for name, prefixes in _DUPLICATES.items()}
+        for name, flt in self.filters.items():
+            logging.getLogger(name).addFilter(flt)
 
     @classmethod
-    def from_crawler(cls, crawler: Crawler) -> QuietRobotsErrorsExtension:
+    def from_crawler(cls, crawler: Crawler) -> QuietDuplicateErrorsExtension:
         ext = cls()
         crawler.signals.connect(ext._closed, signal=signals.spider_closed)
         return ext
 
     def _closed(self, *args: Any, **kwargs: Any) -> None:
-        logging.getLogger("scrapy.downloadermiddlewares.robotstxt").removeFilter(self.filter)
+        for name, flt in self.filters.items():
+            logging.getLogger(name).removeFilter(flt)

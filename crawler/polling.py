@@ -152,12 +152,16 @@ def classify_failure(failure: Failure) -> FailureInfo:
     lowered = f"{name} {text}".lower()
     if "robots.txt" in lowered:
         return FailureInfo(None, "forbidden by robots.txt", "robots")
+    if name == "DownloadCancelledError" and not str(exc):  # the only cancel with no message: size limit
+        return FailureInfo(None, "response too large: download cancelled at DOWNLOAD_MAXSIZE", "too_big")
     if "max size" in lowered or "maxsize" in lowered or "larger than" in lowered:
         return FailureInfo(None, f"response too large: {text}"[:200], "too_big")
     if "resolve" in lowered or "dns" in lowered:
         return FailureInfo(None, f"DNS lookup failed: {text}"[:200], "dns")
     if "timeout" in lowered or "timed out" in lowered:
         return FailureInfo(None, f"timeout: {text}"[:200], "timeout")
+    if "connectiondone" in lowered or "connectionlost" in lowered or "responsenever" in lowered:
+        return FailureInfo(None, "connection closed without a complete response", "dropped")
     if "refused" in lowered:
         return FailureInfo(None, "connection refused", "refused")
     if "unsupported url scheme" in lowered or "unsupportedurlscheme" in lowered:

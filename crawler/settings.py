@@ -61,7 +61,7 @@ METAREFRESH_ENABLED = False
 REDIRECT_MAX_TIMES = 10
 
 DOWNLOADER_MIDDLEWARES = {"crawler.middlewares.CrawlDelayMiddleware": 110}
-EXTENSIONS = {"crawler.middlewares.QuietRobotsErrorsExtension": 0}
+EXTENSIONS = {"crawler.middlewares.QuietDuplicateErrorsExtension": 0}
 # Persist first; later priorities are free for batching and extraction pipelines.
 ITEM_PIPELINES = {"pipelines.persist.PersistPagePipeline": 100}
 

@@ -116,8 +116,9 @@ def start_crawl(
     )
 
 
-def stop(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM, timeout: float = 30) -> int:
-    if proc.poll() is None:
+def stop(proc: subprocess.Popen[bytes], sig: int | None = signal.SIGTERM, timeout: float = 30) -> int:
+    """Send `sig` (None: none, just wait) and wait for the exit code; kill it after `timeout`."""
+    if sig is not None and proc.poll() is None:
         proc.send_signal(sig)
     try:
         return proc.wait(timeout=timeout)
