@@ -47,6 +47,8 @@ def test_first_run_fetches_each_article_once_second_run_gets_304(farm: BlogFarm,
     assert rows(db, "SELECT COUNT(*), COUNT(DISTINCT article) FROM snapshots WHERE kind = 'first'") == [(18, 18)]
     assert first.stat("articles_new") == 18 and first.stat("pages_stored") == 18
     assert first.stat("feeds_polled") == 3 and first.stat("feeds_failed") == 0
+    # Adaptive poll interval: a week over the entries of the last week, at most a day.
+    assert dict(rows(db, "SELECT site, interval FROM feeds")) == {"rss": 7 * 86400 / 12, "atom": 86400, "later": 86400}
 
     farm.clear_log()
     second = run_crawl(feeds, db, "-a", "force=1", settings=settings, clock=farm.clock)

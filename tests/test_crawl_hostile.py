@@ -150,3 +150,51 @@ def test_robots_crawl_delay_is_honoured(farm: BlogFarm, tmp_path: Path) -> None:
     gaps = [b - a for a, b in itertools.pairwise(times)]
     assert min(gaps) >= 0.45, gaps  # Scrapy randomizes a slot delay by ±50 %
     assert sum(gaps) >= 3.0, gaps
+
+
+def _dated_feed(origin: str, count: int, newest: float, ttl_minutes: int) -> str:
+    from email.utils import formatdate
+
+    items = "".join(
+        f"<item><title>p{i}</title><link>{origin}/p{i}/</link>"
+        f"<pubDate>{formatdate(newest - i * 3 * HOUR, usegmt=True)}</pubDate></item>"
+        for i in range(count)
+    )
+    return f"<rss version='2.0'><channel><title>T</title><ttl>{ttl_minutes}</ttl>{items}</channel></rss>"
+
+
+def test_backoff_retry_after_ttl_mute_and_unmute(farm: BlogFarm, tmp_path: Path) -> None:
+    from crawler.schedule import from_iso
+
+    t0 = time.time()
+    farm.clock.set(t0)
+    flaky = farm.add_site("flaky")
+    farm.misbehave(flaky.feed_url, "status", status=503, retry_after=7200)
+    hinted = farm.add_site("hinted")  # 50 posts a week would mean a poll every 3.4 h; <ttl> asks for 6 h
+    farm.add_route(hinted, "/feed/", _dated_feed(hinted.origin, 50, t0 - 60, 360))
+    farm.misbehave("/p", "status", status=404, prefix=True)  # the posts themselves do not matter here
+    feeds = write_feeds(tmp_path / "feeds.txt", [f"{flaky.feed_url} flaky", f"{hinted.feed_url} hinted"])
+    db = tmp_path / "blogs.db"
+    settings = {"BLOGS_MUTE_AFTER": "2"}
+
+    first = run_crawl(feeds, db, settings=settings, clock=farm.clock)
+    assert first.stat("feeds_failed/http_503") == 1
+    state = dict(((s, (p, n)) for s, p, n in rows(db, "SELECT site, last_polled_at, next_check FROM feeds")))
+    polled, next_check = (from_iso(v) or 0.0 for v in state["flaky"])
+    assert next_check - polled >= 7200  # Retry-After wins over the first backoff step (2.5-5 min)
+    polled, next_check = (from_iso(v) or 0.0 for v in state["hinted"])
+    assert next_check - polled == pytest.approx(6 * HOUR, abs=2)
+
+    second = run_crawl(feeds, db, "-a", "force=1", settings=settings, clock=farm.clock)
+    assert second.stat("feeds_muted") == 1
+    reason = rows(db, "SELECT mute_reason FROM feeds WHERE site = 'flaky'")[0][0]
+    assert reason.startswith("2 consecutive failures") and "503" in reason
+    polls = len(farm.requests_for(flaky.feed_url))
+    run_crawl(feeds, db, "-a", "force=1", settings=settings, clock=farm.clock)
+    assert len(farm.requests_for(flaky.feed_url)) == polls  # muted: left alone, even when forced
+
+    farm.behave(flaky.feed_url)
+    farm.add_route(flaky, "/feed/", "<rss version='2.0'><channel><title>back</title></channel></rss>")
+    revived = run_crawl(feeds, db, "-a", "unmute=flaky", settings=settings, clock=farm.clock)
+    assert revived.stat("feeds_failed") == 0 and len(farm.requests_for(flaky.feed_url)) == polls + 1
+    assert rows(db, "SELECT muted_at, failures FROM feeds WHERE site = 'flaky'") == [(None, 0)]

@@ -90,6 +90,7 @@ class BlogsSpider(FeedPolling, ArticleFetching):
         crawler.signals.connect(spider._on_closed, signal=signals.spider_closed)
         for sig in (signals.item_scraped, signals.item_dropped, signals.item_error):
             crawler.signals.connect(spider._on_item_done, signal=sig)
+        crawler.signals.connect(spider._on_request_dropped, signal=signals.request_dropped)
         return spider
 
     # -- run lifecycle ---------------------------------------------------------------------
@@ -211,6 +212,14 @@ class BlogsSpider(FeedPolling, ArticleFetching):
     def _on_item_done(self, item: Any, *args: Any, **kwargs: Any) -> None:
         if isinstance(item, PageItem):
             self.inflight_articles.discard(item.article_url)
+
+    def _on_request_dropped(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        # A request the scheduler refused never reaches a callback: forget it was in flight.
+        art = request.meta.get("article")
+        if art:
+            self.inflight_articles.discard(art["url"])
+        if request.meta.get("feed"):
+            self.inflight_feeds.discard(request.meta["feed"])
 
     def _on_closed(self, spider: Spider, reason: str) -> None:
         self.closing = True
