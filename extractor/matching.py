@@ -31,17 +31,18 @@ from dataclasses import dataclass, field
 _EPS = 1e-9
 
 
-@dataclass(slots=True, eq=False)
 class Vector:
     """A sparse non-negative feature vector with its norm and identity key."""
 
-    weights: dict[str, float]
-    norm: float = 0.0
-    key: frozenset[tuple[str, float]] = field(default_factory=frozenset)
+    __slots__ = ("key", "norm", "weights")
 
-    def __post_init__(self) -> None:
-        self.norm = math.hypot(*self.weights.values())
-        self.key = frozenset(self.weights.items())
+    def __init__(self, weights: dict[str, float]) -> None:
+        self.weights = weights
+        self.norm: float = math.hypot(*weights.values())
+        self.key: frozenset[tuple[str, float]] = frozenset(weights.items())
+
+    def __repr__(self) -> str:
+        return f"Vector({self.weights!r})"
 
 
 def cosine(a: Vector, b: Vector) -> float:
