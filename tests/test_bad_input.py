@@ -1,0 +1,260 @@
+"""Bad input: every problem is one page's error or a documented fallback, never the set's crash."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from extractor import DEFAULT, Page, extract_site
+from extractor.blocks import parse_blocks
+from extractor.pipeline import MAX_PAGE_BYTES, read_page
+
+POSTS = [
+    ("Tomatoes in pots", "Cherry tomatoes grow well in deep pots.", "Water them every morning in July."),
+    ("Winter beans", "Broad beans survive a mild winter outside.", "Sow them in late October or November."),
+    ("Herb spiral", "A herb spiral packs many plants into one bed.", "Thyme and sage go on the dry top."),
+    ("Rain barrels", "Two barrels collect the rain from the shed roof.", "A cheap pump empties them into cans."),
+]
+COMMENTS = [["Mine split after rain, any advice?"], [], ["Where do the mint plants go?"], []]
+
+
+def blog_page(n, post, comments=()):
+    title, p1, p2 = post
+    comment_html = "".join(
+        f'<div class="comment"><p>Reader {n}-{i}</p><p>{text}</p></div>' for i, text in enumerate(comments)
+    )
+    return f"""<html><head><title>{title}</title></head><body>
+<div id="header"><h1>Gardening Notes</h1><p>A blog about small gardens</p></div>
+<ul id="nav"><li><a href="/">Home</a></li><li><a href="/about">About</a></li></ul>
+<div id="main"><div id="post"><h2>{title}</h2><p>{p1}</p><p>{p2}</p></div>
+<div id="comments"><h3>Comments</h3>{comment_html}</div></div>
+<div id="footer"><p>Copyright Gardening Notes</p></div>
+</body></html>""".encode()
+
+
+def good_pages():
+    return [
+        Page(f"http://garden.test/{i}", blog_page(i, post, coms))
+        for i, (post, coms) in enumerate(zip(POSTS, COMMENTS, strict=True))
+    ]
+
+
+def expected_posts():
+    return ["\n".join(post) for post in POSTS]
+
+
+def nested_divs(depth=100_000):
+    return b"<html><body>" + b"<div>" * depth + b"deep text" + b"</div>" * depth + b"</body></html>"
+
+
+def fifty_megabytes():
+    para = "All work and no play makes Jack a dull boy. " * 230
+    return ("<html><body>" + "".join(f"<div><p>{i} {para}</p></div>\n" for i in range(5000))).encode()
+
+
+BAD_PAGES = {
+    "empty": b"",
+    "whitespace": b"  \n\t\r\n  ",
+    "random-bytes": random.Random(1).randbytes(20_000),
+    "png": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + random.Random(2).randbytes(4000),
+    "nul-bytes": b"<html><body><p>before\x00after</p>\x00\x00<p>\x00</p></body></html>",
+    "malformed": b"<html><body><div><p>Unclosed <b>bold <div>inner</div></span></div></div></td><p>x</body>",
+    "stray-closers": b"</div></div></p></html><p>text after stray closers</p></body>",
+    "frameset": b"<html><frameset cols='50%,50%'><frame src='a.html'><frame src='b.html'></frameset></html>",
+    "only-head": b"<html><head><title>Nothing here</title></head></html>",
+    "comment-only": b"<!-- nothing but a comment -->",
+}
+ERRORS = {"empty", "whitespace", "random-bytes", "png"}
+
+
+# ---------------------------------------------------------------- one bad page among good ones
+
+
+@pytest.mark.parametrize("name", sorted(BAD_PAGES))
+def test_bad_page_gets_its_own_result(name):
+    out = extract_site([*good_pages(), Page("http://garden.test/bad", BAD_PAGES[name])])
+    assert len(out) == len(POSTS) + 1
+    bad = out[-1]
+    assert bad.url == "http://garden.test/bad"
+    if name in ERRORS:
+        assert bad.error
+        assert bad.post == "" and bad.comments == []
+    assert all(x.error is None for x in out[:-1])
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        *sorted(BAD_PAGES),
+        pytest.param(
+            "nested-divs",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="extractor bug: a page with no content at all (here libxml2 drops the text below "
+                "depth ~2048) empties the every-page post identifiers and robust_post_identifiers then "
+                "takes no post: every other page's post goes to comments",
+            ),
+        ),
+    ],
+)
+def test_bad_page_never_breaks_the_others(name):
+    body = nested_divs() if name == "nested-divs" else BAD_PAGES[name]
+    out = extract_site([*good_pages(), Page(None, body)])
+    for x, post in zip(out[:-1], expected_posts(), strict=True):
+        assert post in x.post
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="extractor weakness: identifiers are eligible only if on every page, so one page without "
+    "the site's template (frameset, junk, another site) leaves no identifier and the other pages' "
+    "comments silently become post (no warning)",
+)
+def test_page_without_the_template_keeps_the_others_comments():
+    out = extract_site([*good_pages(), Page(None, BAD_PAGES["frameset"])])
+    assert [x.post for x in out[:-1]] == expected_posts()
+
+
+def test_bad_page_first_in_the_set():
+    out = extract_site([Page(None, b""), *good_pages()])
+    assert out[0].error == "empty page"
+    assert [x.post for x in out[1:]] == expected_posts()
+
+
+def test_several_bad_pages_keep_their_order():
+    pages = good_pages()
+    mixed = [Page("a", b""), pages[0], Page("b", BAD_PAGES["png"]), *pages[1:], Page("c", b" ")]
+    out = extract_site(mixed)
+    assert [x.url for x in out] == [p.url for p in mixed]
+    assert [x.error is not None for x in out] == [True, False, True, False, False, False, True]
+    assert [x.post for x in out if x.error is None] == expected_posts()
+
+
+def test_good_pages_extract_comments_too():
+    out = extract_site(good_pages())
+    assert [len(x.comments) for x in out] == [2 * len(c) for c in COMMENTS]
+
+
+# ---------------------------------------------------------------- specific inputs
+
+
+def test_empty_page_error():
+    assert read_page(Page(None, b"")).error == "empty page"
+
+
+def test_none_body_is_an_empty_page():
+    assert read_page(Page(None, None)).error == "empty page"  # type: ignore[arg-type]
+
+
+def test_binary_junk_is_reported_as_not_html():
+    assert "binary" in read_page(Page(None, BAD_PAGES["random-bytes"])).error
+
+
+def test_png_is_reported_as_not_html():
+    assert "binary" in read_page(Page(None, BAD_PAGES["png"])).error
+
+
+def test_nul_bytes_do_not_hide_the_text():
+    out = extract_site([Page(None, BAD_PAGES["nul-bytes"]), Page(None, b"<p>other page</p>")])
+    assert out[0].error is None
+    assert "before" in out[0].post and "after" in out[0].post
+
+
+def test_malformed_html_keeps_its_text():
+    blocks = parse_blocks(BAD_PAGES["malformed"].decode())
+    text = "\n".join(b.text for b in blocks)
+    assert "Unclosed bold" in text and "inner" in text
+
+
+def test_deeply_nested_divs_do_not_recurse():
+    out = extract_site([Page(None, nested_divs()), *good_pages()])
+    assert len(out) == len(POSTS) + 1
+    assert all(isinstance(x.post, str) for x in out)
+
+
+def test_nested_divs_below_parser_limit_keep_their_text():
+    out = extract_site([Page(None, nested_divs(1000)), *good_pages()])
+    assert out[0].error is None
+    assert "deep text" in out[0].post + "\n".join(out[0].comments)
+
+
+def test_fifty_megabyte_page_is_cut_with_a_warning():
+    body = fifty_megabytes()
+    assert len(body) > 50_000_000
+    out = extract_site([*good_pages(), Page("big", body)])
+    big = out[-1]
+    assert any("cut" in w for w in big.warnings)
+    assert big.error is None
+    assert len(big.post) + sum(map(len, big.comments)) <= MAX_PAGE_BYTES
+    for x, post in zip(out[:-1], expected_posts(), strict=True):
+        assert post in x.post
+
+
+@pytest.mark.timeout(8)
+@pytest.mark.xfail(
+    strict=True,
+    reason="extractor bug: blocks_of calls tree.getpath() per block, which counts previous siblings, "
+    "so a page with N sibling blocks costs O(N^2) (100k <li> in one <ul>: ~1 min; 500k: hours); "
+    "grouped into 300-item lists the same 100k blocks take under a second",
+)
+def test_hundred_thousand_sibling_blocks_are_not_quadratic():
+    flat = "<html><body><ul>" + "".join(f"<li>archive entry {i}</li>" for i in range(100_000)) + "</ul></body></html>"
+    assert len(parse_blocks(flat)) == 100_002
+
+
+# ---------------------------------------------------------------- set-level fallbacks
+
+
+def test_set_of_one_page_warns_that_separation_was_impossible():
+    (out,) = extract_site(good_pages()[:1])
+    assert out.error is None
+    assert any("separation impossible" in w for w in out.warnings)
+    assert POSTS[0][1] in out.post
+
+
+def test_empty_set():
+    assert extract_site([]) == []
+
+
+def test_set_of_only_bad_pages():
+    out = extract_site([Page(None, b""), Page(None, BAD_PAGES["png"])])
+    assert [x.error is not None for x in out] == [True, True]
+
+
+def test_one_good_page_among_bad_ones_warns():
+    out = extract_site([Page(None, b""), good_pages()[0]])
+    assert out[0].error
+    assert any("separation impossible" in w for w in out[1].warnings)
+
+
+def other_site_page(i):
+    return f"""<html><body><table id="layout"><tr><td class="menu">Index | Contact</td></tr>
+<tr><td class="story"><b>Story {i}</b><br>News item number {i} about the town council budget vote {i * 13}.
+</td></tr></table></body></html>""".encode()
+
+
+def test_two_sites_mixed_in_one_set():
+    pages = good_pages() + [Page(f"http://news.test/{i}", other_site_page(i)) for i in range(3)]
+    out = extract_site(pages, DEFAULT)
+    assert len(out) == len(pages)
+    assert all(x.error is None for x in out)
+    for x, page in zip(out, pages, strict=True):
+        text = x.post + "\n" + "\n".join(x.comments)
+        assert text.strip(), page.url
+    assert POSTS[0][1] in out[0].post + "\n".join(out[0].comments)
+    assert "News item number 1" in out[5].post + "\n".join(out[5].comments)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="extractor bug: one page whose post container holds no text leaves no identifier carrying "
+    "content on every page; robust_post_identifiers (D6) finds no main post identifier then and every "
+    "other page's post goes to comments",
+)
+def test_one_textless_post_does_not_send_the_others_to_comments():
+    # the same template; the post was a video the archive did not keep: an empty container
+    empty_post = blog_page(9, ("", "", "")).replace(b"<h2></h2><p></p><p></p>", b"")
+    assert b'<div id="post"></div>' in empty_post
+    out = extract_site([*good_pages(), Page(None, empty_post)])
+    assert [x.post for x in out[:-1]] == expected_posts()
