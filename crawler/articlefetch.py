@@ -37,6 +37,7 @@ class ArticleFetching(BlogsSpiderBase):
 
     def _page_request(self, art: dict[str, Any], kind: str, **extra: Any) -> Request:
         self.inflight_articles.add(art["url"])
+        self.handled.add(art["url"])
         if kind == "refetch":
             self.inc("blogs/refetches")
         return Request(
@@ -68,6 +69,7 @@ class ArticleFetching(BlogsSpiderBase):
             if art["comment_feed_sig"] and art["comment_feed_last_modified"]:
                 headers["If-Modified-Since"] = art["comment_feed_last_modified"]
             self.inflight_articles.add(art["url"])
+            self.handled.add(art["url"])
             self.inc("blogs/comment_feeds_checked")
             return [
                 Request(
@@ -104,9 +106,7 @@ class ArticleFetching(BlogsSpiderBase):
                 comment_feed_last_modified=modified,
             )
             return
-        yield self._page_request(
-            art, "refetch", comment_sig=sig, comment_etag=etag, comment_modified=modified
-        )
+        yield self._page_request(art, "refetch", comment_sig=sig, comment_etag=etag, comment_modified=modified)
 
     def comment_feed_failed(self, failure: Failure) -> Iterator[Request]:
         art = failure.request.meta["article"]  # type: ignore[attr-defined]

@@ -46,6 +46,7 @@ class FeedPolling(BlogsSpiderBase):
             if row.get("last_modified"):
                 headers["If-Modified-Since"] = row["last_modified"]
         self.inflight_feeds.add(row["url"])
+        self.handled.add(row["url"])
         return Request(
             url,
             callback=self.parse_feed,
@@ -111,9 +112,7 @@ class FeedPolling(BlogsSpiderBase):
                 dict(cands.refused),
             )
         site = row["site"]
-        known = self.store.known_articles(
-            site, [c.entry_id for c in cands.fresh], [c.url for c in cands.fresh]
-        )
+        known = self.store.known_articles(site, [c.entry_id for c in cands.fresh], [c.url for c in cands.fresh])
         new, seen = [], []
         for cand in cands.fresh:
             existing = known.get(cand.entry_id) or known.get(cand.url)
@@ -131,9 +130,7 @@ class FeedPolling(BlogsSpiderBase):
                 new.append(cand.record(site))
         times = [c.entry.published for c in cands.fresh if c.entry.published is not None]
         if not times and row["first_polled_at"]:
-            times = self.store.feed_entry_times(
-                feed, max(now - WEEK, (from_iso(row["first_polled_at"]) or 0) + 1)
-            )
+            times = self.store.feed_entry_times(feed, max(now - WEEK, (from_iso(row["first_polled_at"]) or 0) + 1))
         interval = adaptive_interval(times, now, self.min_interval, self.max_interval)
         delay = self._poll_delay(response, interval, parsed.ttl, now)
         inserted = self.store.record_feed_ok(
@@ -167,16 +164,12 @@ class FeedPolling(BlogsSpiderBase):
             high=self.max_interval,
         )
 
-    def _not_a_feed(
-        self, response: Response, row: dict[str, Any], html: bool, why: str | None
-    ) -> Iterator[Request]:
+    def _not_a_feed(self, response: Response, row: dict[str, Any], html: bool, why: str | None) -> Iterator[Request]:
         """An HTML page at the listed URL: discover its feed; anything else is a failed poll."""
         assert self.store is not None
         target = response.meta["target"]
         if html and target == row["url"] and response.meta["depth"] == 0:
-            links = [
-                u for u in discover_feed_links(response.body, response.url) if u not in (target, response.url)
-            ]
+            links = [u for u in discover_feed_links(response.body, response.url) if u not in (target, response.url)]
             if links:
                 self.inc("blogs/feeds_discovered")
                 self.logger.info("Site %s: feed %s discovered on %s", row["site"], links[0], target)
@@ -229,9 +222,7 @@ class FeedPolling(BlogsSpiderBase):
             retry_after=parse_retry_after(retry_after, now),
             rng=self.rng,
         )
-        self.store.record_feed_failure(
-            feed, now=now, status=status, error=reason, next_check=now + delay, mute=mute
-        )
+        self.store.record_feed_failure(feed, now=now, status=status, error=reason, next_check=now + delay, mute=mute)
         if mute:
             self.inc("blogs/feeds_muted")
             self.logger.warning("Feed %s muted: %s", feed, mute)

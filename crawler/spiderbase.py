@@ -30,6 +30,7 @@ class BlogsSpiderBase(Spider):
     rng: random.Random
     inflight_feeds: set[str]
     inflight_articles: set[str]
+    handled: set[str]  # what a cron run has already requested: each feed and article once per run
     logged: set[tuple[str, str]]
     db_path: Path
     feeds_path: Path

@@ -242,13 +242,17 @@ class CrawlState(StoreBase):
         return self._one("SELECT * FROM articles WHERE url = ?", [url])
 
     def due_articles(self, feeds: Sequence[str], now: float, limit: int = 10000) -> list[dict[str, Any]]:
-        """Pending first fetches and due re-fetches of articles of `feeds`, first fetches first."""
+        """Pending first fetches and due re-fetches of articles of `feeds`, first fetches first.
+
+        A never-tried first fetch is due whatever the clock says (a clock set back between runs
+        must not hold it back); retries and re-fetches wait for their time.
+        """
         if not feeds:
             return []
         return self._rows(
             f"SELECT a.*, f.site AS feed_site FROM articles a JOIN feeds f ON f.url = a.feed"
-            f" WHERE a.feed IN ({self._marks(feeds)}) AND a.state IN ('pending', 'active')"
-            f" AND a.next_fetch_at IS NOT NULL AND a.next_fetch_at <= ?"
+            f" WHERE a.feed IN ({self._marks(feeds)}) AND ((a.state = 'pending' AND a.failures = 0)"
+            f" OR (a.state IN ('pending', 'active') AND a.next_fetch_at <= ?))"
             f" ORDER BY a.state = 'active', a.next_fetch_at LIMIT ?",
             [*feeds, to_iso(now), limit],
         )
@@ -260,8 +264,10 @@ class CrawlState(StoreBase):
         marks = self._marks(feeds)
         row = self._one(
             f"SELECT MIN(t) AS t FROM (SELECT MIN(COALESCE(next_check, '')) AS t FROM feeds"
-            f" WHERE url IN ({marks}) AND muted_at IS NULL UNION ALL SELECT MIN(next_fetch_at) FROM articles"
-            f" WHERE feed IN ({marks}) AND state IN ('pending', 'active') AND next_fetch_at IS NOT NULL)",
+            f" WHERE url IN ({marks}) AND muted_at IS NULL UNION ALL"
+            f" SELECT MIN(CASE WHEN state = 'pending' AND failures = 0 THEN '' ELSE next_fetch_at END)"
+            f" FROM articles WHERE feed IN ({marks}) AND state IN ('pending', 'active')"
+            f" AND next_fetch_at IS NOT NULL)",
             [*feeds, *feeds],
         )
         if row is None or row["t"] is None:

@@ -66,7 +66,7 @@ def test_kill_9_mid_run_loses_nothing_and_fetches_nothing_twice(farm: BlogFarm, 
 
     result = run_crawl(feeds, db, clock=farm.clock)
     assert result.returncode == 0, result.stderr[-3000:]  # the lock died with the killed process
-    assert rows(db, "SELECT COUNT(*), COUNT(DISTINCT article) FROM snapshots") == [(16, 16)]
+    assert rows(db, "SELECT COUNT(*), COUNT(DISTINCT article) FROM snapshots") == [(16, 16)], result.stderr[-3000:]
     assert rows(db, "SELECT COUNT(*) FROM articles WHERE state = 'pending'") == [(0,)]
     for article in blog.articles:
         later = [r for r in farm.requests_for(article.url) if r.wall_time > killed_at]

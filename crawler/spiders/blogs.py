@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -65,6 +66,7 @@ class BlogsSpider(FeedPolling, ArticleFetching):
         self.logged: set[tuple[str, str]] = set()
         self.timer: CallLaterResult | None = None
         self.closing = False
+        self.started = time.monotonic()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> BlogsSpider:
@@ -83,9 +85,7 @@ class BlogsSpider(FeedPolling, ArticleFetching):
         spider.max_sleep = s.getfloat("BLOGS_WATCH_MAX_SLEEP", 300)
         spider.clock_offset = s.getfloat("BLOGS_CLOCK_OFFSET", 0.0)
         if not s.get("BLOGS_CONTACT"):
-            spider.logger.warning(
-                "BLOGS_CONTACT is not set: site owners cannot reach you (-s BLOGS_CONTACT=...)"
-            )
+            spider.logger.warning("BLOGS_CONTACT is not set: site owners cannot reach you (-s BLOGS_CONTACT=...)")
         crawler.signals.connect(spider._on_idle, signal=signals.spider_idle)
         crawler.signals.connect(spider._on_closed, signal=signals.spider_closed)
         for sig in (signals.item_scraped, signals.item_dropped, signals.item_error):
@@ -234,14 +234,13 @@ class BlogsSpider(FeedPolling, ArticleFetching):
             f"{v('feeds_failed')} / muted {v('feeds_muted')} (muted in all: {muted}); new articles "
             f"{v('articles_new')}; "
             f"re-fetches {v('refetches')} (skipped {v('refetches_skipped')}); "
-            f"pages stored {v('pages_stored')}"
+            f"pages stored {v('pages_stored')}; {time.monotonic() - self.started:.1f} s"
         )
+        stats = {**stats, "blogs/run_seconds": round(time.monotonic() - self.started, 3)}
         if self.store is not None:
             self.logger.info("Run summary: %s", summary)
             try:
-                self.store.finish_run(
-                    self.run_id, now=self.now(), reason=reason, summary=summary, stats=stats
-                )
+                self.store.finish_run(self.run_id, now=self.now(), reason=reason, summary=summary, stats=stats)
             finally:
                 self.store.close()
                 self.store = None
