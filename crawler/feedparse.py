@@ -25,9 +25,7 @@ from crawler.schedule import parse_ttl_minutes
 
 MAX_ENTRIES = 500
 _INTERNAL_SUBSET = re.compile(rb"(<!DOCTYPE\s+[^\[>]*)\[.*?\]\s*>", re.DOTALL | re.IGNORECASE)
-_HTML_START = re.compile(
-    rb"^\s*(<!--.*?-->\s*)*<(!doctype\s+html|html[\s>]|head[\s>]|body[\s>])", re.I | re.S
-)
+_HTML_START = re.compile(rb"^\s*(<!--.*?-->\s*)*<(!doctype\s+html|html[\s>]|head[\s>]|body[\s>])", re.I | re.S)
 # Earliest and latest believable entry dates; feeds carry year-0001 and year-9999 dates.
 _MIN_TS = 631152000.0  # 1990-01-01
 _MAX_FUTURE = 366 * 86400.0
@@ -114,9 +112,7 @@ def _entry(raw: Any, now: float) -> FeedEntry:
     if not link and guid and raw.get("guidislink"):
         link = guid
     # dict.get: feedparser's own get() maps a missing updated_parsed to published_parsed, with a warning.
-    published = _timestamp(dict.get(raw, "published_parsed"), now) or _timestamp(
-        dict.get(raw, "updated_parsed"), now
-    )
+    published = _timestamp(dict.get(raw, "published_parsed"), now) or _timestamp(dict.get(raw, "updated_parsed"), now)
     return FeedEntry(
         guid=_text(guid, 2000),
         link=str(link).strip() if link else None,

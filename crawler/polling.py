@@ -142,12 +142,8 @@ def classify_failure(failure: Failure) -> FailureInfo:
         location = header(response, "Location")
         if 300 <= status < 400 and location and not is_fetchable(urljoin(response.url, location)):
             scheme = url_scheme(urljoin(response.url, location)) or "none"
-            return FailureInfo(
-                status, f"redirect to a {scheme}: URL refused", "redirect_scheme", location=location
-            )
-        return FailureInfo(
-            status, f"HTTP {status}", f"http_{status}", header(response, "Retry-After"), location
-        )
+            return FailureInfo(status, f"redirect to a {scheme}: URL refused", "redirect_scheme", location=location)
+        return FailureInfo(status, f"HTTP {status}", f"http_{status}", header(response, "Retry-After"), location)
     text = str(exc) or name
     lowered = f"{name} {text}".lower()
     if "robots.txt" in lowered:

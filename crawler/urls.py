@@ -36,9 +36,7 @@ def is_fetchable(url: str) -> bool:
 
 def _drop_tracking(query: str) -> str:
     pairs = parse_qsl(query, keep_blank_values=True)
-    kept = [
-        (k, v) for k, v in pairs if not k.lower().startswith(_TRACKING_PREFIXES) and k not in _TRACKING_NAMES
-    ]
+    kept = [(k, v) for k, v in pairs if not k.lower().startswith(_TRACKING_PREFIXES) and k not in _TRACKING_NAMES]
     return query if len(kept) == len(pairs) else urlencode(kept)
 
 

@@ -171,8 +171,7 @@ def test_external_entities_are_not_resolved() -> None:
 
 def test_entry_limit_and_absurd_dates() -> None:
     items = "".join(
-        f"<item><title>{i}</title><link>http://h/{i}</link>"
-        "<pubDate>Sat, 01 Jan 9999 00:00:00 GMT</pubDate></item>"
+        f"<item><title>{i}</title><link>http://h/{i}</link><pubDate>Sat, 01 Jan 9999 00:00:00 GMT</pubDate></item>"
         for i in range(30)
     )
     body = f'<rss version="2.0"><channel><title>T</title>{items}</channel></rss>'.encode()
@@ -183,9 +182,7 @@ def test_entry_limit_and_absurd_dates() -> None:
 
 def test_comment_feed_signature_changes_with_comments() -> None:
     def comments(n: int) -> bytes:
-        items = "".join(
-            f"<item><guid>c{i}</guid><link>http://h/a/#comment-{i}</link></item>" for i in range(n)
-        )
+        items = "".join(f"<item><guid>c{i}</guid><link>http://h/a/#comment-{i}</link></item>" for i in range(n))
         return f'<rss version="2.0"><channel><title>C</title>{items}</channel></rss>'.encode()
 
     sig = [comment_feed_signature(parse_feed(comments(n), "http://h/a/feed/", now=NOW)) for n in (0, 1, 1, 2)]

@@ -49,9 +49,7 @@ def test_default_site_names() -> None:
     assert default_site_name("https://www.ex.com/blog/feed/") == "ex.com-blog"
     assert default_site_name("https://ex.com/blog/") == "ex.com-blog"  # home page and feed agree
     assert default_site_name("http://127.0.0.1:8001/feed/") == "127.0.0.1_8001"
-    assert default_site_name("https://ex.com/alice/atom.xml") != default_site_name(
-        "https://ex.com/bob/atom.xml"
-    )
+    assert default_site_name("https://ex.com/alice/atom.xml") != default_site_name("https://ex.com/bob/atom.xml")
 
 
 def test_url_policy() -> None:
