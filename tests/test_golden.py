@@ -16,6 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from extractor import Page, extract_site
+from extractor.corpus import iter_corpus
+
 MAIN = Path(__file__).resolve().parents[1]
 REGEN_HINT = "intended? run .venv/bin/python scripts/regen_golden.py and review git diff tests/golden"
 
@@ -104,3 +107,18 @@ def test_dev_corpus_score_floor(dev_report, key):
     scope, kind, metric = key.split("-")
     numbers = dev_report[kind] if scope == "ALL" else dev_report["sources"][scope][kind]
     assert numbers[metric] >= FLOORS[key]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="extractor weakness (robust.py D6 metadata rule): an identifier is per-page metadata only if "
+    "it carries content on >= half of the pages, but a category line that repeats on another page is "
+    "boilerplate there and is not counted; tt21 sits at 15/30, so without 34.html (14/29) the "
+    "'.post-taxonomies' lines land in comments on comment-free pages",
+)
+def test_tt21_minus_one_page_keeps_category_lines_out_of_comments(corpus_root):
+    (site,) = list(iter_corpus(corpus_root, ["wordpress"], ["tt21"]))
+    kept = [(f, t) for f, t in zip(site.page_files(), site.truth, strict=True) if f.name != "34.html"]
+    out = extract_site([Page(None, f.read_bytes()) for f, _ in kept])
+    false_comments = [c for x, (_, t) in zip(out, kept, strict=True) if not t["comments"] for c in x.comments]
+    assert false_comments == []

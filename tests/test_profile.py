@@ -1,0 +1,195 @@
+"""Site profiles: learned from a set, they extract one new page of the site without a new set."""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from extractor import DEFAULT, PAPER, Page, SiteProfile, extract_site, learn_profile
+from extractor.corpus import iter_corpus
+from extractor.scoring import tokenize
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+
+POSTS = [
+    ("Tomatoes in pots", "Cherry tomatoes grow well in deep pots.", "Water them every morning in July."),
+    ("Winter beans", "Broad beans survive a mild winter outside.", "Sow them in late October or November."),
+    ("Herb spiral", "A herb spiral packs many plants into one bed.", "Thyme and sage go on the dry top."),
+    ("Rain barrels", "Two barrels collect the rain from the shed roof.", "A cheap pump empties them into cans."),
+]
+COMMENTS = [["Mine split after rain, any advice?"], [], ["Where do the mint plants go?"], []]
+NEW_POST = ("Compost bins", "A three-bay compost bin turns kitchen waste into soil.", "Turn it every fortnight.")
+
+
+def blog_page(n, post, comments=()):
+    title, p1, p2 = post
+    comment_html = "".join(
+        f'<div class="comment"><p>Reader {n}-{i}</p><p>{text}</p></div>' for i, text in enumerate(comments)
+    )
+    return f"""<html><head><title>{title}</title></head><body>
+<div id="header"><h1>Gardening Notes</h1><p>A blog about small gardens</p></div>
+<ul id="nav"><li><a href="/">Home</a></li><li><a href="/about">About</a></li></ul>
+<div id="main"><div id="post"><h2>{title}</h2><p>{p1}</p><p>{p2}</p></div>
+<div id="comments"><h3>Comments</h3>{comment_html}</div></div>
+<div id="footer"><p>Copyright Gardening Notes</p></div>
+</body></html>""".encode()
+
+
+@pytest.fixture(scope="module")
+def blog_profile():
+    pages = [Page(None, blog_page(i, p, c)) for i, (p, c) in enumerate(zip(POSTS, COMMENTS, strict=True))]
+    return learn_profile(pages)
+
+
+# ---------------------------------------------------------------- one new page
+
+
+def test_profile_extracts_a_new_page_without_comments(blog_profile):
+    out = blog_profile.extract(Page("http://garden.test/new", blog_page(9, NEW_POST)))
+    assert out.error is None
+    assert out.url == "http://garden.test/new"
+    assert out.post == "\n".join(NEW_POST)
+    assert out.comments == []
+
+
+def test_profile_extracts_a_new_page_with_comments(blog_profile):
+    out = blog_profile.extract(Page(None, blog_page(9, NEW_POST, ["Do worms help?", "Yes, a lot."])))
+    assert out.post == "\n".join(NEW_POST)
+    assert out.comments == ["Reader 9-0", "Do worms help?", "Reader 9-1", "Yes, a lot."]
+
+
+def test_profile_agrees_with_set_extraction_on_the_learned_pages(blog_profile):
+    pages = [Page(None, blog_page(i, p, c)) for i, (p, c) in enumerate(zip(POSTS, COMMENTS, strict=True))]
+    by_set = extract_site(pages)
+    by_profile = [blog_profile.extract(p) for p in pages]
+    assert [x.post for x in by_profile] == [x.post for x in by_set]
+    assert [x.comments for x in by_profile] == [x.comments for x in by_set]
+
+
+def test_profile_reports_bad_page_as_error(blog_profile):
+    out = blog_profile.extract(Page(None, b""))
+    assert out.error
+    assert out.post == "" and out.comments == []
+
+
+def test_profile_keeps_block_roles(blog_profile):
+    out = blog_profile.extract(Page(None, blog_page(9, NEW_POST)))
+    roles = {b.text: b.role for b in out.blocks if b.text}
+    assert roles["Gardening Notes"] == "boilerplate"
+    assert roles[NEW_POST[1]] == "post"
+
+
+def test_profile_learned_from_paper_preset_keeps_its_options():
+    pages = [Page(None, blog_page(i, p, c)) for i, (p, c) in enumerate(zip(POSTS, COMMENTS, strict=True))]
+    profile = learn_profile(pages, PAPER)
+    assert profile.options == PAPER
+    assert SiteProfile.from_json(profile.to_json()).options == PAPER
+
+
+# ---------------------------------------------------------------- JSON
+
+
+def test_json_round_trip_is_stable(blog_profile):
+    text = blog_profile.to_json()
+    again = SiteProfile.from_json(text)
+    assert again.to_json() == text
+    json.loads(text)  # plain JSON
+
+
+def test_json_round_trip_keeps_every_field(blog_profile):
+    again = SiteProfile.from_json(blog_profile.to_json())
+    assert again.options == blog_profile.options == DEFAULT
+    assert again.eligible == blog_profile.eligible
+    assert again.post_ids == blog_profile.post_ids
+    assert again.metadata_ids == blog_profile.metadata_ids
+    assert again.comment_ids == blog_profile.comment_ids
+    assert again.boilerplate == blog_profile.boilerplate
+    assert again.pages == blog_profile.pages == len(POSTS)
+
+
+def test_json_round_trip_extracts_the_same(blog_profile):
+    page = Page(None, blog_page(9, NEW_POST, ["Do worms help?"]))
+    again = SiteProfile.from_json(blog_profile.to_json())
+    a, b = blog_profile.extract(page), again.extract(page)
+    assert (a.post, a.comments, a.blocks) == (b.post, b.comments, b.blocks)
+
+
+def test_json_unknown_format_is_refused(blog_profile):
+    data = json.loads(blog_profile.to_json())
+    data["format"] = 999
+    with pytest.raises(ValueError, match="format"):
+        SiteProfile.from_json(json.dumps(data))
+
+
+# ---------------------------------------------------------------- drift: template match share
+
+
+def test_template_match_is_high_on_the_same_template(blog_profile):
+    out = blog_profile.extract(Page(None, blog_page(9, NEW_POST)))
+    assert 0.5 <= out.template_match <= 1.0
+
+
+def test_template_match_falls_on_another_template(blog_profile):
+    same = blog_profile.extract(Page(None, blog_page(9, NEW_POST))).template_match
+    other = blog_profile.extract(
+        Page(None, b"<html><body><table><tr><td class=x>News of the day</td></tr></table></body></html>")
+    ).template_match
+    assert other < same
+
+
+# ---------------------------------------------------------------- held-out corpus pages
+
+HELD_OUT = [
+    ("wordpress/tt21", "28.html"),
+    ("wordpress/cocoon", "28.html"),
+    ("wordpress/tt16", "34.html"),
+    ("dragnet/scotthyoung.com", "R926.html"),
+    ("dragnet/poynter.org", "R589.html"),
+]
+HELD_OUT_IDS = [f"{site.split('/')[1]}/{name}" for site, name in HELD_OUT]
+
+
+def f1(reference, candidate):
+    ref, cand = Counter(tokenize(reference)), Counter(tokenize(candidate))
+    if not ref and not cand:
+        return 1.0
+    overlap = (ref & cand).total()
+    return 2 * overlap / (ref.total() + cand.total())
+
+
+@functools.cache
+def held_out(site, name):
+    """(set extraction of the page, profile extraction of it with the profile learned without it)."""
+    source, site_name = site.split("/")
+    (found,) = list(iter_corpus(CORPUS, [source], [site_name]))
+    files = found.page_files()
+    pages = [Page(None, f.read_bytes()) for f in files]
+    k = [f.name for f in files].index(name)
+    by_set = extract_site(pages)[k]
+    profile = learn_profile(pages[:k] + pages[k + 1 :])
+    other = CORPUS / "wordpress" / ("cocoon" if site_name != "cocoon" else "tt21") / "pages" / "10.html"
+    return by_set, profile.extract(pages[k]), profile.extract(Page(None, other.read_bytes()))
+
+
+@pytest.mark.parametrize(("site", "name"), HELD_OUT, ids=HELD_OUT_IDS)
+def test_held_out_post_matches_set_extraction(corpus_root, site, name):
+    by_set, by_profile, _ = held_out(site, name)
+    assert by_profile.error is None
+    assert f1(by_set.post, by_profile.post) >= 0.95
+
+
+@pytest.mark.parametrize(("site", "name"), HELD_OUT, ids=HELD_OUT_IDS)
+def test_held_out_comments_match_set_extraction(corpus_root, site, name):
+    by_set, by_profile, _ = held_out(site, name)
+    assert f1("\n".join(by_set.comments), "\n".join(by_profile.comments)) >= 0.9
+
+
+@pytest.mark.parametrize(("site", "name"), HELD_OUT, ids=HELD_OUT_IDS)
+def test_held_out_template_match_beats_another_site(corpus_root, site, name):
+    _, by_profile, other_site = held_out(site, name)
+    assert by_profile.template_match >= 0.5
+    assert other_site.template_match < by_profile.template_match
