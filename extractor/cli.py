@@ -98,7 +98,9 @@ def cmd_extract(a: argparse.Namespace) -> int:
     with ExitStack() as stack:
         out = _open_out(a.out, stack)
         if a.corpus:
-            for _site, rows in extract_corpus(Path(a.corpus), parse_overrides(a.preset, a.set), a.source, a.site, a.jobs):
+            for _site, rows in extract_corpus(
+                Path(a.corpus), parse_overrides(a.preset, a.set), a.source, a.site, a.jobs
+            ):
                 _write_rows(rows, out)
         else:
             if not a.files:
@@ -233,7 +235,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     ev.set_defaults(corpus=None)
     ev.add_argument("--json", metavar="OUT", help="write all numbers as JSON")
     ev.add_argument("--predictions", metavar="OUT.jsonl", help="also write the predictions scored")
+    rp = sub.add_parser("report", help="static HTML report: each page with post and comment blocks painted")
+    rp.add_argument("files", nargs="*", metavar="FILE", help="one site's saved pages")
+    rp.add_argument("--out", metavar="OUT_DIR", required=True, help="report folder (index.html + page views)")
+    rp.add_argument("--corpus", metavar="ROOT", help="every site of a corpus, one set each")
+    rp.add_argument("--source", action="append", help="only this corpus source (repeatable)")
+    rp.add_argument("--site", action="append", help="only this corpus site (repeatable)")
+    rp.add_argument("--preset", choices=sorted(PRESETS), default="default", help="options preset")
+    rp.add_argument("--set", action="append", metavar="NAME=VALUE", help="override one option of the preset")
     a = ap.parse_args(argv)
+    if a.cmd == "report":
+        from .report import cmd_report  # only this command needs the report modules
+
+        return cmd_report(a, parse_overrides(a.preset, a.set))
     if a.cmd == "evaluate":
         if not a.corpus:
             ap.error("evaluate needs --corpus ROOT")

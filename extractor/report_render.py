@@ -1,0 +1,288 @@
+"""One page of the report: the page itself, made inert, with its blocks painted by role.
+
+    >>> from extractor import Page, extract_site
+    >>> pages = [Page(None, b"<body><div id=nav>Home</div><p>Post %d</p></body>" % i) for i in range(2)]
+    >>> html = paint_page(pages[0], extract_site(pages)[0])
+    >>> 'data-role="post"' in html and "<script" not in html
+    True
+
+Painting follows the 2013 paper's Fig. 6: post blocks dashed, comment blocks solid. Blocks are found
+by the XPath the extraction recorded, in a fresh parse by the same parser (``blocks.parse_html``),
+before anything is removed, so positions still match.
+
+Safety: the page is reduced to inert markup. Elements that run code, load documents or change the
+page's base are dropped; attributes are kept only from an allow-list (no ``on*``, no ``srcset``); link
+targets must be http(s), mailto or a fragment; images lose their source (a data: placeholder); CSS
+loses every ``url()``-like function and ``@import``. A strict Content-Security-Policy is the first
+element of HEAD as a second line of defence.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from urllib.parse import urljoin
+
+from lxml import etree
+
+from .blocks import parse_html
+from .decode import decode_html
+from .pipeline import MAX_PAGE_BYTES, BlockResult, Page, PageExtraction
+from .separate import BOILERPLATE, COMMENT, POST
+
+CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'"
+# Unique outline colours, so a screenshot can be checked pixel by pixel.
+POST_COLOUR = "#e6007e"
+COMMENT_COLOUR = "#00a0e9"
+PLACEHOLDER_IMG = "data:image/gif;base64,R0lGODlhAQABAIAAAMzMzAAAACH5BAAAAAAALAAAAAABAAEAAAICRAEAOw=="
+
+# Dropped with their content: code, embedded documents, base/refresh/preload, raw-text elements
+# that libxml2 and browsers parse differently, and SVG elements that can set or pull in URLs.
+DROP_TAGS: tuple[str, ...] = (
+    "script", "noscript", "template", "iframe", "frame", "frameset", "object", "embed", "applet", "param",
+    "base", "link", "meta", "portal", "fencedframe", "xmp", "noembed", "noframes", "plaintext", "listing",
+    "animate", "animatemotion", "animatetransform", "set", "use", "foreignobject", "handler", "listener",
+)  # fmt: skip
+SAFE_ATTRS: frozenset[str] = frozenset((
+    "id", "class", "style", "title", "lang", "dir", "role", "hidden", "align", "valign", "width", "height",
+    "border", "bgcolor", "color", "face", "size", "colspan", "rowspan", "headers", "scope", "cellpadding",
+    "cellspacing", "nowrap", "start", "reversed", "type", "value", "datetime", "alt", "abbr", "span", "open",
+    "label", "placeholder", "rows", "cols", "checked", "selected", "disabled", "readonly", "multiple", "for",
+    "name", "maxlength", "media",
+))  # fmt: skip
+# Presentation-only SVG attributes (lower-cased by the parser; browsers restore their case).
+SVG_ATTRS: frozenset[str] = frozenset((
+    "viewbox", "d", "fill", "stroke", "stroke-width", "stroke-linecap", "stroke-linejoin", "stroke-miterlimit",
+    "fill-rule", "clip-rule", "points", "cx", "cy", "r", "rx", "ry", "x", "y", "x1", "y1", "x2", "y2", "transform",
+    "opacity", "fill-opacity", "stroke-opacity", "preserveaspectratio", "xmlns", "version", "focusable",
+))  # fmt: skip
+_LINK_TAGS = frozenset(("a", "area"))
+_SAFE_SCHEME = re.compile(r"^(?:https?|mailto):", re.I)
+_CONTROL = re.compile(r"[\x00-\x20\x7f]+")
+_CSS_COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.S)
+_CSS_ESCAPE = re.compile(r"\\(?:[0-9a-fA-F]{1,6}\s?|.|$)", re.S)
+# Any function that can fetch (url, image-set, image, cross-fade, element, src, IE's expression) and
+# old binding hooks become an unknown name: the browser drops the whole declaration.
+_CSS_FETCH = re.compile(
+    r"(?:url|image-set|-webkit-image-set|image|cross-fade|-webkit-cross-fade|element|-moz-element|src|expression)\s*\("
+    r"|@import|-moz-binding|behavior",
+    re.I,
+)
+
+
+def sanitize_css(css: str) -> str:
+    """CSS that loads nothing: comments and escapes (which could spell ``url``) go first."""
+    css = _CSS_ESCAPE.sub("", _CSS_COMMENT.sub("", css))
+    css = _CSS_FETCH.sub("x-blocked(", css)
+    # "<" never matters to CSS outside strings; in SVG a <style> is parsed as markup, so none may stay.
+    return css.replace("<", "\\3c ")
+
+
+def safe_link(value: str, base_url: str | None) -> str | None:
+    """An http(s)/mailto/fragment link, or None. Browsers ignore tabs/newlines in URLs, so we do too."""
+    url = _CONTROL.sub("", value)
+    if url.startswith("#"):
+        return url
+    if base_url and not _SAFE_SCHEME.match(url) and ":" not in url.split("/", 1)[0]:
+        url = urljoin(base_url, url)
+    return url if _SAFE_SCHEME.match(url) else None
+
+
+def _clean_attributes(el: etree._Element, base_url: str | None) -> None:
+    tag = el.tag
+    for name in list(el.attrib):
+        value = str(el.attrib[name])
+        low = str(name).lower()
+        if low in ("href",) and tag in _LINK_TAGS:
+            link = safe_link(value, base_url)
+            if link is None:
+                del el.attrib[name]
+            else:
+                el.attrib[name] = link
+        elif low == "src" and tag == "img":
+            el.attrib[name] = PLACEHOLDER_IMG
+        elif low == "style":
+            el.attrib[name] = sanitize_css(value)
+        elif not (low in SAFE_ATTRS or low in SVG_ATTRS or low.startswith("aria-")):
+            del el.attrib[name]
+
+
+def sanitize(root: etree._Element, base_url: str | None = None) -> None:
+    """Make a parsed page inert in place (see the module docstring)."""
+    etree.strip_elements(root, *DROP_TAGS, with_tail=False)
+    for el in root.iter():
+        if not isinstance(el.tag, str):
+            continue
+        _clean_attributes(el, base_url)
+        if el.tag == "style" and el.text:
+            el.text = sanitize_css(el.text)
+
+
+def _head(root: etree._Element) -> etree._Element:
+    head = root.find("head")
+    if head is None:
+        head = etree.Element("head")
+        root.insert(0, head)
+    return head
+
+
+def add_meta(root: etree._Element) -> None:
+    """The CSP first (it applies only to what follows it), then the charset of the written file."""
+    head = _head(root)
+    head.insert(0, etree.Element("meta", {"charset": "utf-8"}))
+    head.insert(0, etree.Element("meta", {"http-equiv": "Content-Security-Policy", "content": CSP}))
+
+
+REPORT_CSS = f"""
+.xr-block.xr-post {{ outline: 3px dashed {POST_COLOUR} !important; outline-offset: -3px !important;
+  background-color: rgba(230, 0, 126, 0.07) !important; }}
+.xr-block.xr-comment {{ outline: 3px solid {COMMENT_COLOUR} !important; outline-offset: -3px !important;
+  background-color: rgba(0, 160, 233, 0.09) !important; }}
+.xr-block.xr-boilerplate {{ opacity: 0.35 !important; }}
+#xr-legend {{ position: fixed !important; top: 8px !important; right: 8px !important; z-index: 2147483647 !important;
+  width: 260px !important; box-sizing: border-box !important; padding: 8px 10px !important; margin: 0 !important;
+  background: #fff !important; color: #111 !important; border: 1px solid #888 !important; opacity: 1 !important;
+  font: 13px/1.4 sans-serif !important; text-align: left !important; box-shadow: 0 2px 6px rgba(0,0,0,.3) !important; }}
+#xr-legend * {{ font: inherit !important; color: inherit !important; margin: 0 !important; padding: 0 !important;
+  background: none !important; border: 0 !important; float: none !important; position: static !important; }}
+#xr-legend a {{ color: #0645ad !important; text-decoration: underline !important; }}
+#xr-legend .xr-swatch {{ display: inline-block !important; width: 28px !important; height: 12px !important;
+  margin-right: 6px !important; vertical-align: middle !important; }}
+#xr-legend .xr-swatch-post {{ border: 3px dashed {POST_COLOUR} !important; }}
+#xr-legend .xr-swatch-comment {{ border: 3px solid {COMMENT_COLOUR} !important; }}
+#xr-legend .xr-swatch-boilerplate {{ border: 3px solid #999 !important; opacity: 0.35 !important; }}
+#xr-legend .xr-meta {{ color: #555 !important; word-break: break-all !important; }}
+"""
+
+
+def _ancestors_of_content(located: list[tuple[etree._Element, str]]) -> set[etree._Element]:
+    """Elements holding a post or comment block: dimming them would dim the content too (opacity inherits)."""
+    holders: set[etree._Element] = set()
+    for el, role in located:
+        if role == BOILERPLATE:
+            continue
+        for anc in el.iterancestors():
+            if anc in holders:
+                break
+            holders.add(anc)
+    return holders
+
+
+_BARE_STEP = re.compile(r"/([^/\[\]]+)(?=/|$)")
+
+
+def indexed_path(xpath: str) -> str:
+    """``/html/body/div`` -> ``/html[1]/body[1]/div[1]``: one spelling for lxml's short and full forms."""
+    return _BARE_STEP.sub(r"/\1[1]", xpath)
+
+
+def _indexed_paths(root: etree._Element) -> dict[str, etree._Element]:
+    """Every element by its fully indexed path, in one pass (getpath per element is quadratic in siblings)."""
+    paths: dict[etree._Element, str] = {}
+    counts: dict[etree._Element, dict[str, int]] = {}
+    for el in root.iter():
+        tag = el.tag
+        if not isinstance(tag, str):
+            continue
+        parent = el.getparent()
+        if parent is None or parent not in paths:
+            paths[el] = indexed_path(el.getroottree().getpath(el))
+            continue
+        seen = counts.setdefault(parent, {})
+        n = seen[tag] = seen.get(tag, 0) + 1
+        paths[el] = f"{paths[parent]}/{tag}[{n}]"
+    return {path: el for el, path in paths.items()}
+
+
+def locate_blocks(
+    root: etree._Element, extraction: PageExtraction
+) -> tuple[list[tuple[etree._Element, BlockResult]], int]:
+    """Each block's element in a fresh parse (by its recorded XPath), and how many were not found."""
+    by_path = _indexed_paths(root)
+    located = []
+    for block in extraction.blocks:
+        el = by_path.get(indexed_path(block.xpath))
+        if el is not None and el.tag == block.tag:
+            located.append((el, block))
+    return located, len(extraction.blocks) - len(located)
+
+
+def paint_blocks(root: etree._Element, located: list[tuple[etree._Element, BlockResult]]) -> dict[str, int]:
+    """Mark the located blocks still in the page with role, identifier, hover title and class."""
+    kept = [(el, b) for el, b in located if el.getroottree().getroot() is root]
+    holders = _ancestors_of_content([(el, b.role) for el, b in kept])
+    counts = {POST: 0, COMMENT: 0, BOILERPLATE: 0}
+    for el, block in kept:
+        counts[block.role] = counts.get(block.role, 0) + 1
+        el.set("data-role", block.role)
+        el.set("data-ident", block.identifier)
+        el.set("title", f"{block.role} · {block.identifier} · {block.xpath}")
+        kind = block.role if block.role != BOILERPLATE or el not in holders else "holder"
+        el.set("class", " ".join([*(el.get("class") or "").split(), "xr-block", f"xr-{kind}"]))
+    return counts
+
+
+def _legend(site: str, label: str, back_href: str, counts: dict[str, int], missing: int, notes: list[str]) -> str:
+    rows = [
+        f'<p><a href="{html.escape(back_href)}">← report index</a></p>',
+        f"<p><b>{html.escape(site)}</b></p>" if site else "",
+        f'<p class="xr-meta">{html.escape(label)}</p>',
+        f'<p><span class="xr-swatch xr-swatch-post"></span>post: {counts.get(POST, 0)} blocks</p>',
+        f'<p><span class="xr-swatch xr-swatch-comment"></span>comment: {counts.get(COMMENT, 0)} blocks</p>',
+        f'<p><span class="xr-swatch xr-swatch-boilerplate"></span>boilerplate: {counts.get(BOILERPLATE, 0)} blocks</p>',
+        "<p>Hover a block for its identifier and XPath.</p>",
+    ]
+    if missing:
+        rows.append(f"<p>{missing} blocks not found in the page</p>")
+    rows += [f'<p class="xr-meta">{html.escape(n)}</p>' for n in notes]
+    return '<div id="xr-legend">' + "".join(rows) + "</div>"
+
+
+def _fragment(markup: str) -> etree._Element:
+    """Our own markup as an element (parsed, so escaping is the serializer's job)."""
+    doc = etree.fromstring(markup.encode("utf-8"), etree.HTMLParser(encoding="utf-8"))
+    found = doc.find("body/*")
+    assert found is not None
+    return found
+
+
+def _serialize(root: etree._Element) -> str:
+    text = etree.tostring(root.getroottree(), method="html", encoding="unicode")
+    return text if text.lstrip().lower().startswith("<!doctype") else "<!DOCTYPE html>\n" + text
+
+
+def paint_page(
+    page: Page, extraction: PageExtraction, site: str = "", label: str = "", back_href: str = "index.html"
+) -> str:
+    """The report view of one page: inert, painted, with a fixed legend. Returns the HTML text."""
+    label = label or page.url or ""
+    notes = [*dict.fromkeys(extraction.warnings)]
+    root = None
+    if extraction.error is None:
+        body = (page.body or b"")[:MAX_PAGE_BYTES]
+        root = parse_html(decode_html(body, page.headers).text)
+    if root is None:
+        return error_page(site, label, back_href, extraction.error or "no parseable HTML", notes)
+    # Locate before sanitizing (removals shift positions), paint after (the allow-list drops data-*).
+    located, missing = locate_blocks(root, extraction)
+    sanitize(root, page.url)
+    counts = paint_blocks(root, located)
+    add_meta(root)
+    style = etree.SubElement(_head(root), "style")
+    style.text = REPORT_CSS
+    body_el = root.find("body")
+    if body_el is None:
+        body_el = etree.SubElement(root, "body")
+    body_el.append(_fragment(_legend(site, label, back_href, counts, missing, notes)))
+    return _serialize(root)
+
+
+def error_page(site: str, label: str, back_href: str, error: str, notes: list[str]) -> str:
+    """A page that could not be extracted: its error instead of the page."""
+    items = "".join(f"<li>{html.escape(n)}</li>" for n in notes)
+    return (
+        f'<!DOCTYPE html>\n<html><head><meta http-equiv="Content-Security-Policy" content="{CSP}">'
+        f'<meta charset="utf-8"><title>{html.escape(label)}</title></head><body>'
+        f'<p><a href="{html.escape(back_href)}">← report index</a></p><h1>{html.escape(site)}</h1>'
+        f"<p>{html.escape(label)}</p><p><b>Not extracted:</b> {html.escape(error)}</p><ul>{items}</ul></body></html>"
+    )
