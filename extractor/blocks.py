@@ -15,6 +15,7 @@ faithful implementation's run time.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -151,6 +152,48 @@ def _finish(block: Block, parts: list[str], tags: list[str], link_chars: int) ->
     block.link_chars = min(link_chars, chars)
 
 
+class _XPaths:
+    """XPaths of block elements, numbered as the walk meets them in document order.
+
+    lxml's ``getpath`` counts an element's preceding siblings (and ``len()`` walks the children),
+    so 100,000 sibling blocks would cost O(n^2). Blocks are numbered here per parent and tag
+    instead (every sibling with a block tag is itself a block, so the count is the XPath
+    position), and the paths are written once the walk knows each parent's totals, in getpath's
+    form: no position when the tag is alone among its siblings.
+    """
+
+    def __init__(self, getpath: Callable[[etree._Element], str]) -> None:
+        self.getpath = getpath
+        self.seen: list[tuple[etree._Element, etree._Element | None, str, int]] = []
+        self.counts: dict[etree._Element, dict[str, int]] = {}
+
+    def add(self, el: etree._Element, tag: str) -> None:
+        parent = el.getparent()
+        n = 0
+        if parent is not None:
+            counts = self.counts.get(parent)
+            if counts is None:
+                counts = self.counts[parent] = {}
+            n = counts[tag] = counts.get(tag, 0) + 1
+        self.seen.append((el, parent, tag, n))
+
+    def paths(self) -> list[str]:
+        """The XPath of every added element, in the order added."""
+        known: dict[etree._Element, str] = {}
+        out = []
+        for el, parent, tag, n in self.seen:
+            if parent is None:
+                path = self.getpath(el)
+            else:
+                base = known.get(parent)
+                if base is None:
+                    base = known[parent] = self.getpath(parent)
+                path = f"{base}/{tag}" if self.counts[parent][tag] == 1 else f"{base}/{tag}[{n}]"
+            known[el] = path
+            out.append(path)
+        return out
+
+
 def blocks_of(root: etree._Element) -> list[Block]:
     """All blocks of a parsed page in preorder; the body (or the root) is always block 0."""
     body = root.find("body")
@@ -159,7 +202,7 @@ def blocks_of(root: etree._Element) -> list[Block]:
     etree.strip_elements(body, *EXCLUDED_TAGS, with_tail=False)
     for br in body.iter("br"):  # a line break ends a text line (§3.2.3 splits on lines)
         br.tail = "\n" + br.tail if br.tail else "\n"
-    getpath = body.getroottree().getpath
+    xpaths = _XPaths(body.getroottree().getpath)
     block_tags = BLOCK_TAGS
     blocks: list[Block] = []
     owner: dict[etree._Element, Block] = {}
@@ -179,7 +222,8 @@ def blocks_of(root: etree._Element) -> list[Block]:
                 continue
             if block is None or tag in block_tags:
                 parent = block.index if block is not None else -1
-                new = Block(len(blocks), tag, parent, last_child, el.get("id"), el.get("class"), getpath(el))
+                new = Block(len(blocks), tag, parent, last_child, el.get("id"), el.get("class"))
+                xpaths.add(el, tag)
                 owner[el] = new
                 if block is not None:
                     parts.append("\n")
@@ -214,6 +258,8 @@ def blocks_of(root: etree._Element) -> list[Block]:
     while stack:  # only when the walk stopped early
         b, p, t, lc, _ = stack.pop()
         _finish(b, p, t, lc)
+    for block, path in zip(blocks, xpaths.paths(), strict=True):
+        block.xpath = path
     _attach_attributes(body, owner)
     return blocks
 

@@ -63,6 +63,27 @@ def eligible_identifiers(pages: Sequence[Sequence[Block]], class_mode: ClassMode
     return eligible or set()
 
 
+def template_outliers(pages: Sequence[Sequence[Block]], class_mode: ClassMode) -> set[int]:
+    """Pages that do not share the site's template (deviation D7).
+
+    The core identifiers occur exactly once on at least half of the pages; a page holding less than
+    half of them (a frameset, an error page, a page of another site) would empty the eligible set
+    for all the others, so it is left out of eligibility and reported.
+    """
+    n = len(pages)
+    if n < 3:
+        return set()
+    once = [{c for c, k in identifier_counts(blocks, class_mode).items() if k == 1} for blocks in pages]
+    seen: dict[str, int] = {}
+    for ids in once:
+        for c in ids:
+            seen[c] = seen.get(c, 0) + 1
+    core = {c for c, k in seen.items() if k * 2 >= n}
+    if not core:
+        return set()
+    return {p for p, ids in enumerate(once) if len(ids & core) * 2 < len(core)}
+
+
 def assign_identifiers(blocks: Sequence[Block], eligible: set[str], class_mode: ClassMode) -> list[str]:
     """Each block's identifier, propagated in preorder (own, previous sibling, parent, default)."""
     out: list[str] = []

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 # Guards the prefix bound against rounding: indexing a little more never changes the result.
 _EPS = 1e-9

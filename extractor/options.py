@@ -43,8 +43,9 @@ class Options:
     # 2013 §3.6 says post identifiers carry content on *every* page; D6 lets the comment-free
     # pages decide instead (see separate.py).
     robust_post_identifiers: bool = False
-    # Drop comment blocks that carry no word characters (bare "Reply", dates are kept) (D7).
-    min_comment_chars: int = 0
+    # 2013 §3.5 asks for identifiers on *every* page: one page without the site's template empties
+    # the eligible set for all; D7 leaves such pages out of eligibility (and reports them).
+    skip_template_outliers: bool = False
 
     def but(self, **changes: object) -> Options:
         """A copy with some fields changed: ``DEFAULT.but(reextract=False)``."""
@@ -61,6 +62,7 @@ DEFAULT = Options(
     reextract=False,
     max_link_density=0.5,
     robust_post_identifiers=True,
+    skip_template_outliers=True,
 )
 
 PRESETS: dict[str, Options] = {"paper": PAPER, "default": DEFAULT}

@@ -15,7 +15,13 @@ from dataclasses import dataclass, field
 from .blocks import Block, parse_blocks
 from .decode import decode_html
 from .features import block_vector
-from .identifiers import DEFAULT_IDENTIFIER, assign_identifiers, candidates, eligible_identifiers
+from .identifiers import (
+    DEFAULT_IDENTIFIER,
+    assign_identifiers,
+    candidates,
+    eligible_identifiers,
+    template_outliers,
+)
 from .matching import Vector, near_duplicate_clusters, unique_blocks
 from .options import DEFAULT, Options
 from .robust import drop_link_blocks, robust_post_identifiers
@@ -155,13 +161,22 @@ def classify(pages: Sequence[ParsedPage], options: Options) -> SiteRoles:
     content = unique
     if options.max_link_density is not None:
         content = drop_link_blocks(blocks, content, options.max_link_density)
-    # Step 6: identifiers (2013 §3.5).
-    eligible = eligible_identifiers(blocks, options.class_mode) if len(pages) > 1 else set()
+    # Step 6: identifiers (2013 §3.5); D7 leaves pages without the site's template out.
+    outliers = template_outliers(blocks, options.class_mode) if options.skip_template_outliers else set()
+    if outliers:
+        warnings.append(f"{len(outliers)} page(s) do not share the site's template; their content is taken as post")
+        content = [list(flags) for flags in content]
+    core = [bl for p, bl in enumerate(blocks) if p not in outliers]
+    eligible = eligible_identifiers(core, options.class_mode) if len(core) > 1 else set()
     idents = [assign_identifiers(bl, eligible, options.class_mode) for bl in blocks]
     # Step 7: separation (2013 §3.6).
     metadata_ids: set[str] = set()
     if options.robust_post_identifiers:
-        sep = robust_post_identifiers(blocks, content, idents)
+        sep = robust_post_identifiers(
+            [bl for p, bl in enumerate(blocks) if p not in outliers],
+            [c for p, c in enumerate(content) if p not in outliers],
+            [i for p, i in enumerate(idents) if p not in outliers],
+        )
         post_ids = sep.post_ids
         warnings.extend(sep.notes)
         metadata_ids = sep.metadata_ids
@@ -178,6 +193,8 @@ def classify(pages: Sequence[ParsedPage], options: Options) -> SiteRoles:
         owned = [[any(c in eligible for c in candidates(b, options.class_mode)) for b in bl] for bl in blocks]
         content = reextract(blocks, content, idents, options.reextract_own_identifier_only, owned)
     roles = separate_roles(content, idents, post_ids)
+    for p in outliers:
+        roles[p] = [POST if role == COMMENT else role for role in roles[p]]
     if len(pages) > 1 and not any(COMMENT in r for r in roles):
         warnings.append("no comments found in the set: if every page has comments they were taken as post")
     return SiteRoles(roles, idents, content, unique, eligible, post_ids, metadata_ids, warnings)

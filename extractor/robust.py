@@ -83,24 +83,33 @@ def robust_post_identifiers(
       main post identifier's content (the S0 identifier with the most text) is part of the post:
       comments follow the post they comment on.
     """
-    n = len(pages)
-    every = post_identifiers_every_page(content, idents)
+    with_content = [p for p, flags in enumerate(content) if any(flags)]
+    n = len(with_content)
+    # "every page" over the pages that have content at all: an empty or failed page says nothing
+    every = post_identifiers_every_page([content[p] for p in with_content], [idents[p] for p in with_content])
     stats = identifier_stats(pages, content, idents)
     post = set(every)
     metadata: set[str] = set()
     notes: list[str] = []
     if n < 2:
         return Separation(post, metadata, notes)
-    main = max(every, key=lambda i: stats[i].chars if i in stats else 0, default=None)
-    for ident, s in stats.items():
-        if ident in every or len(s.pages) < MAJORITY * n:
-            continue
+    majority = {i for i, s in stats.items() if len(s.pages) >= MAJORITY * n}
+    for ident in majority - every:
+        s = stats[ident]
         if s.max_blocks == 1 and s.max_chars <= METADATA_MAX_CHARS:
             metadata.add(ident)
-            continue
-        if main is None or main not in stats:
-            continue
-        end = stats[main].last
+    # the main post identifier: the every-page one with the most text, else (one page's post
+    # container held no text) the majority one with the most text
+    pool = every or (majority - metadata)
+    main = max(pool, key=lambda i: stats[i].chars if i in stats else 0, default=None)
+    if main is None or main not in stats:
+        return Separation(post, metadata, notes)
+    if main not in every:
+        post.add(main)
+        notes.append(f"no identifier carries content on every page; main post identifier {main}")
+    end = stats[main].last
+    for ident in sorted(majority - every - metadata - {main}):
+        s = stats[ident]
         before = sum(1 for p in s.pages if p in end and s.first[p] < end[p])
         if before * 2 > len(s.pages):
             post.add(ident)
