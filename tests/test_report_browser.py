@@ -1,0 +1,264 @@
+"""The report in a real headless Chromium: outlines where the post and comment blocks are, nothing loaded.
+
+Chromium (Debian's ``chromium``) is installed by ``scripts/ensure_chromium.sh``; its absence fails
+the test. The page is a corpus page with comments (wordpress/tt21, pages/22.html). Outline colours
+are unique to the report, so the screenshot is checked pixel by pixel.
+"""
+
+from __future__ import annotations
+
+import http.server
+import shutil
+import struct
+import subprocess
+import threading
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from lxml import etree
+
+from extractor import DEFAULT
+from extractor.report import ReportSite, page_file, sites_from_corpus, write_report
+from extractor.report_render import COMMENT_COLOUR, POST_COLOUR
+from extractor.separate import COMMENT, POST
+
+pytestmark = pytest.mark.slow
+
+WIDTH, HEIGHT = 1280, 2000
+LEGEND_LEFT = WIDTH - 300  # the fixed legend (top right) shows both swatches: ignore its columns
+PAGE = "pages/22.html"
+
+
+def chromium_path() -> str:
+    found = shutil.which("chromium") or (Path("/usr/bin/chromium").is_file() and "/usr/bin/chromium")
+    if not found:
+        pytest.fail("chromium not installed: run `bash scripts/ensure_chromium.sh` (Debian package chromium)")
+    return str(found)
+
+
+class _CountingProxy(http.server.BaseHTTPRequestHandler):
+    """Every request Chromium makes to the network lands here (it is the proxy for all hosts)."""
+
+    seen: list[str]
+
+    def _refuse(self) -> None:
+        self.seen.append(f"{self.command} {self.path}")
+        self.send_error(403)
+
+    do_GET = do_POST = do_HEAD = do_CONNECT = _refuse
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def proxy() -> Iterator[tuple[str, list[str]]]:
+    seen: list[str] = []
+    handler = type("Handler", (_CountingProxy,), {"seen": seen})
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", seen
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+# Chromium's own service traffic (updates, clock, accounts) also reaches the proxy; the page never names these.
+BROWSER_HOSTS = ("google.com", "googleapis.com", "gstatic.com", "gvt1.com", "googleusercontent.com")
+
+
+def page_requests(seen: list[str]) -> list[str]:
+    """The requests not made by Chromium for itself."""
+    out = []
+    for line in seen:
+        target = line.split(" ", 1)[1]
+        host = target.split("://", 1)[-1].split("/", 1)[0].split(":", 1)[0]
+        if not host.endswith(BROWSER_HOSTS):
+            out.append(line)
+    return out
+
+
+def screenshot(html_file: Path, png: Path, profile: Path, proxy_url: str) -> None:
+    cmd = [
+        chromium_path(),
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--hide-scrollbars",
+        f"--user-data-dir={profile}",
+        f"--window-size={WIDTH},{HEIGHT}",
+        # Route every request, loopback included, through the counting proxy.
+        f"--proxy-server={proxy_url}",
+        "--proxy-bypass-list=<-loopback>",
+        f"--screenshot={png}",
+        html_file.resolve().as_uri(),
+    ]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=90)
+    assert done.returncode == 0 and png.is_file(), f"chromium failed ({done.returncode}): {done.stderr[-2000:]}"
+
+
+def _paeth_row(line: bytearray, prev: bytes, bpp: int) -> None:
+    for i in range(len(line)):
+        a = line[i - bpp] if i >= bpp else 0
+        b = prev[i]
+        c = prev[i - bpp] if i >= bpp else 0
+        p = a + b - c
+        pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+        line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 0xFF
+
+
+def _average_row(line: bytearray, prev: bytes, bpp: int) -> None:
+    for i in range(len(line)):
+        a = line[i - bpp] if i >= bpp else 0
+        line[i] = (line[i] + ((a + prev[i]) >> 1)) & 0xFF
+
+
+def read_png(path: Path) -> np.ndarray:
+    """A tiny PNG reader (8-bit RGB/RGBA, no interlace), enough for Chromium's screenshots: (h, w, 3)."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, header = 8, bytearray(), b""
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos : pos + 4])
+        kind, chunk = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
+        if kind == b"IHDR":
+            header = chunk
+        elif kind == b"IDAT":
+            idat += chunk
+        pos += 12 + length
+    width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", header)
+    assert depth == 8 and colour in (2, 6) and interlace == 0, f"unsupported PNG {depth=} {colour=} {interlace=}"
+    bpp = 3 if colour == 2 else 4
+    raw = zlib.decompress(bytes(idat))
+    stride = width * bpp
+    rows = np.zeros((height, stride), dtype=np.uint8)
+    prev = bytes(stride)
+    for y in range(height):
+        kind, line = raw[y * (stride + 1)], raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)]
+        cur = np.frombuffer(line, dtype=np.uint8).astype(np.int64)
+        if kind == 1:  # Sub: a running sum per channel
+            out = np.cumsum(cur.reshape(width, bpp), axis=0).reshape(-1) & 0xFF
+        elif kind == 2:  # Up
+            out = (cur + np.frombuffer(prev, dtype=np.uint8)) & 0xFF
+        elif kind in (3, 4):  # Average, Paeth: sequential, in plain Python
+            buf = bytearray(line)
+            (_average_row if kind == 3 else _paeth_row)(buf, prev, bpp)
+            out = np.frombuffer(bytes(buf), dtype=np.uint8)
+        else:
+            out = cur
+        rows[y] = out
+        prev = rows[y].tobytes()
+    return rows.reshape(height, width, bpp)[:, :, :3]
+
+
+def colour_mask(image: np.ndarray, hex_colour: str) -> np.ndarray:
+    rgb = [int(hex_colour[i : i + 2], 16) for i in (1, 3, 5)]
+    mask = np.all(image == np.array(rgb, dtype=np.uint8), axis=2)
+    mask[:, LEGEND_LEFT:] = False
+    return mask
+
+
+def border_bands(mask: np.ndarray, min_pixels: int = 150) -> list[tuple[int, int]]:
+    """Runs of consecutive rows with many pixels of the colour: the top and bottom edges of outlines."""
+    rows = np.flatnonzero(mask.sum(axis=1) >= min_pixels)
+    bands: list[tuple[int, int]] = []
+    for y in rows.tolist():
+        if bands and y == bands[-1][1] + 1:
+            bands[-1] = (bands[-1][0], y)
+        else:
+            bands.append((y, y))
+    return bands
+
+
+def runs(row: np.ndarray) -> list[int]:
+    """Lengths of the runs of True in one row."""
+    padded = np.concatenate(([0], row.astype(np.int8), [0]))
+    edges = np.flatnonzero(np.diff(padded))
+    return (edges[1::2] - edges[::2]).tolist()
+
+
+@pytest.fixture(scope="module")
+def tt21(corpus_root: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[ReportSite, Path]:
+    site = sites_from_corpus(corpus_root, DEFAULT, sites=["tt21"])[0]
+    out = tmp_path_factory.mktemp("report")
+    write_report([site], out)
+    return site, out
+
+
+def test_screenshot_shows_post_dashed_above_comments_solid(
+    tt21: tuple[ReportSite, Path], tmp_path: Path, proxy: tuple[str, list[str]]
+) -> None:
+    site, out = tt21
+    index = next(i for i, p in enumerate(site.pages) if p.label == PAGE)
+    page = site.pages[index]
+    roles = [b.role for b in page.extraction.blocks]
+    assert roles.count(COMMENT) >= 3 and roles.count(POST) >= 3, "the chosen page must have post and comments"
+    view = out / page_file(0, site, index, page)
+    png = tmp_path / "shot.png"
+    proxy_url, seen = proxy
+    screenshot(view, png, tmp_path / "profile", proxy_url)
+    assert page_requests(seen) == [], f"the report page made network requests: {seen}"
+
+    image = read_png(png)
+    assert image.shape[:2] == (HEIGHT, WIDTH)
+    post, comment = colour_mask(image, POST_COLOUR), colour_mask(image, COMMENT_COLOUR)
+    assert post.sum() > 2000, f"post outline pixels: {post.sum()}"
+    assert comment.sum() > 2000, f"comment outline pixels: {comment.sum()}"
+    post_rows, comment_rows = np.flatnonzero(post.any(axis=1)), np.flatnonzero(comment.any(axis=1))
+    assert comment_rows.min() > post_rows.min(), "comments must be painted below the start of the post"
+    # Every comment block of this page is its own solid box: a top and a bottom edge each.
+    comment_bands = border_bands(comment)
+    assert len(comment_bands) == 2 * roles.count(COMMENT), comment_bands
+    for top, _ in comment_bands:
+        assert max(runs(comment[top])) > 0.8 * comment[top].sum(), "comment outline should be solid"
+    # Post outlines are dashed: an edge row breaks into many short runs.
+    post_bands = border_bands(post, min_pixels=100)
+    assert post_bands, "no post outline edge found"
+    edge = post[post_bands[0][0]]
+    assert len(runs(edge)) > 10 and max(runs(edge)) < 40, f"post outline should be dashed: {runs(edge)[:20]}"
+
+
+def test_proxy_catches_a_page_request(tmp_path: Path, proxy: tuple[str, list[str]]) -> None:
+    """Control: an unsanitized page's remote image does reach the proxy, so the check above can fail."""
+    page = tmp_path / "raw.html"
+    images = '<img src="http://probe.example/probe.png"><img src="http://127.0.0.1:18081/loopback.png">'
+    page.write_text(f"<html><body>{images}<p>raw</p></body></html>", encoding="utf-8")
+    proxy_url, seen = proxy
+    screenshot(page, tmp_path / "raw.png", tmp_path / "profile", proxy_url)
+    requested = page_requests(seen)
+    assert any("/probe.png" in line for line in requested), seen
+    assert any("/loopback.png" in line for line in requested), seen
+
+
+LOADABLE = {
+    "img": ("src", "srcset"),
+    "script": ("src",),
+    "link": ("href",),
+    "iframe": ("src",),
+    "source": ("srcset", "src"),
+}
+
+
+def test_report_files_reference_nothing_loadable(tt21: tuple[ReportSite, Path]) -> None:
+    """Besides the proxy check, no written file names a remote resource on a loading element."""
+    _site, out = tt21
+    files = sorted(out.rglob("*.html"))
+    assert len(files) == 31
+    for path in files:
+        root = etree.fromstring(path.read_bytes(), etree.HTMLParser(encoding="utf-8"))
+        for el in root.iter():
+            for attr in (*LOADABLE.get(str(el.tag), ()), "background", "poster", "data", "action"):
+                value = el.get(attr)
+                assert value is None or value.startswith("data:"), f"{path.name}: <{el.tag} {attr}={value!r}>"
+        text = path.read_text(encoding="utf-8")
+        assert "url(" not in text.lower() and "@import" not in text.lower(), path.name
