@@ -159,7 +159,7 @@ class ArticleFetching(BlogsSpiderBase):
         self.inc(f"blogs/articles_failed/{info.kind}")
         next_at: float | None
         if kind == "first":
-            permanent = info.kind in ("robots", "redirect_scheme", "scheme")
+            permanent = info.kind in ("robots", "redirect_scheme", "scheme", "too_big")
             delay = None if permanent else first_fetch_retry(failures, self.article_max_failures, self.rng)
             next_at, state = (now + delay, "pending") if delay is not None else (None, "failed")
         elif info.status in (404, 410):
@@ -179,10 +179,7 @@ class ArticleFetching(BlogsSpiderBase):
             state=state,
             failures=failures,
         )
-        self.log_once(
-            "articlefail",
-            art["url"],
-            logging.WARNING,
+        self.logger.warning(  # one line per failed fetch
             "Article %s (%s fetch) failed: %s%s",
             art["url"],
             kind,

@@ -227,10 +227,7 @@ class FeedPolling(BlogsSpiderBase):
             self.inc("blogs/feeds_muted")
             self.logger.warning("Feed %s muted: %s", feed, mute)
         else:
-            self.log_once(
-                "feedfail",
-                feed,
-                logging.WARNING,
+            self.logger.warning(  # one line per failed poll
                 "Feed %s failed: %s (failure %d, next try in %.0f s)",
                 feed,
                 reason,

@@ -31,7 +31,7 @@ class BlogsSpiderBase(Spider):
     inflight_feeds: set[str]
     inflight_articles: set[str]
     handled: set[str]  # what a cron run has already requested: each feed and article once per run
-    logged: set[tuple[str, str]]
+    logged: dict[tuple[str, str], float]  # (kind, url) -> when last logged (monotonic)
     db_path: Path
     feeds_path: Path
     offsets: list[float]
@@ -52,9 +52,10 @@ class BlogsSpiderBase(Spider):
         self.crawler.stats.inc_value(key, count)
 
     def log_once(self, key: str, url: str, level: int, msg: str, *args: Any) -> None:
-        """Each problem is logged once per run for a given URL."""
-        if (key, url) not in self.logged:
-            self.logged.add((key, url))
+        """Log a recurring condition (a malformed feed, refused links) once a day per URL, not every poll."""
+        now = time.monotonic()
+        if now - self.logged.get((key, url), -1e18) >= 86400:
+            self.logged[(key, url)] = now
             self.logger.log(level, msg, *args)
 
     def _page_request(self, art: dict[str, Any], kind: str, **extra: Any) -> Request:

@@ -63,7 +63,7 @@ class BlogsSpider(FeedPolling, ArticleFetching):
         self.inflight_articles: set[str] = set()
         # A cron run handles each feed and article at most once, even if it falls due again.
         self.handled: set[str] = set()
-        self.logged: set[tuple[str, str]] = set()
+        self.logged: dict[tuple[str, str], float] = {}
         self.timer: CallLaterResult | None = None
         self.closing = False
         self.started = time.monotonic()
