@@ -110,6 +110,7 @@ class Block:
     tags: dict[str, int] = field(default_factory=dict)
     lines: dict[str, int] = field(default_factory=dict)
     attrs: dict[str, int] = field(default_factory=dict)
+    datetimes: list[str] = field(default_factory=list)  # <time datetime> values, for comment dates
 
     @property
     def link_density(self) -> float:
@@ -264,7 +265,9 @@ def blocks_of(root: etree._Element) -> list[Block]:
     return blocks
 
 
-_FEATURE_ATTR_XPATH = etree.XPath(".//@title|.//@alt|.//@src|self::*/@title|self::*/@alt|self::*/@src")
+_FEATURE_ATTR_XPATH = etree.XPath(
+    ".//@title|.//@alt|.//@src|.//@datetime|self::*/@title|self::*/@alt|self::*/@src|self::*/@datetime"
+)
 
 
 def _owner_of(el: etree._Element | None, owner: dict[etree._Element, Block]) -> Block | None:
@@ -278,13 +281,20 @@ def _owner_of(el: etree._Element | None, owner: dict[etree._Element, Block]) -> 
 
 
 def _attach_attributes(body: etree._Element, owner: dict[etree._Element, Block]) -> None:
-    """title/alt/src values (§3.2.3) counted on the block that holds their element."""
+    """title/alt/src values (§3.2.3) counted on the block that holds their element.
+
+    ``datetime`` values (of ``<time>``) are kept apart: they are not features, but date comments.
+    """
     found: Any = _FEATURE_ATTR_XPATH(body)
     for attr in found:
         value = str(attr).strip()
         if value:
             block = _owner_of(attr.getparent(), owner)
-            if block is not None:
+            if block is None:
+                continue
+            if attr.attrname == "datetime":
+                block.datetimes.append(value)
+            else:
                 block.attrs[value] = block.attrs.get(value, 0) + 1
 
 

@@ -14,13 +14,14 @@ import sys
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
+from dataclasses import asdict
 from pathlib import Path
 from typing import IO
 
 from .corpus import CorpusSite, iter_corpus
 from .options import PRESETS, Options
 from .pipeline import Page, PageExtraction, extract_site
-from .scoring import SiteScore, macro, metrics, pooled, score_page
+from .scoring import RecordCounts, SiteScore, macro, metrics, pooled, score_page, score_records
 
 
 def _extract_files(paths: Sequence[Path], options: Options) -> list[PageExtraction]:
@@ -60,6 +61,8 @@ def _site_job(args: tuple[CorpusSite, Options]) -> list[dict[str, object]]:
     for path, res in zip(files, results, strict=True):
         rel = path.relative_to(site.dir).as_posix()
         row: dict[str, object] = {"file": site.key(rel), "post": res.post, "comments": res.comments}
+        if res.comment_records:
+            row["comment_records"] = [r.as_json() for r in res.comment_records]
         if res.error:
             row["error"] = res.error
         if res.warnings:
@@ -84,8 +87,9 @@ def extract_corpus(
 
 
 def _write_rows(rows: list[dict[str, object]], out: IO[str]) -> None:
+    keys = ("file", "post", "comments", "comment_records")
     for row in rows:
-        out.write(json.dumps({k: row[k] for k in ("file", "post", "comments")}, ensure_ascii=False) + "\n")
+        out.write(json.dumps({k: row[k] for k in keys if k in row}, ensure_ascii=False) + "\n")
 
 
 def _open_out(path: str | None, stack: ExitStack) -> IO[str]:
@@ -124,6 +128,7 @@ def _fmt(v: float | None) -> str:
 
 def cmd_evaluate(a: argparse.Namespace) -> int:
     scores: list[SiteScore] = []
+    records: dict[str, RecordCounts] = {}
     with ExitStack() as stack:
         preds_out = _open_out(a.predictions, stack) if a.predictions else None
         for site, rows in extract_corpus(Path(a.corpus), parse_overrides(a.preset, a.set), a.source, a.site, a.jobs):
@@ -131,22 +136,51 @@ def cmd_evaluate(a: argparse.Namespace) -> int:
             if preds_out:
                 _write_rows(rows, preds_out)
             counts = None
+            rec = RecordCounts()
             for t in site.truth:
-                pc = score_page(t, by_file.get(site.key(str(t["file"]))), site.comments_split)
+                pred = by_file.get(site.key(str(t["file"])))
+                pc = score_page(t, pred, site.comments_split)
                 if counts is None:
                     counts = pc
                 else:
                     counts.add(pc)
+                raw = pred.get("comment_records") if pred else None
+                rec.add(score_records(t, raw if isinstance(raw, list) else []))
             if counts is not None:
                 scores.append(SiteScore(site.source, site.site, counts))
+                records[site.site] = rec
     if not scores:
         print(f"evaluate: no sites under {a.corpus}", file=sys.stderr)
         return 2
     report = build_report(scores)
+    report["comment_records"] = {site: asdict(rc) for site, rc in records.items() if rc.authors or rc.dates}
     if a.json:
         Path(a.json).write_text(json.dumps(report, indent=1), encoding="utf-8")
     print_report(report, scores)
+    print_records(records)
     return 0
+
+
+def print_records(records: dict[str, RecordCounts]) -> None:
+    """Comment metadata where the truth has it: author exact, date correct (scoring.date_matches)."""
+    rows = {site: rc for site, rc in records.items() if rc.authors or rc.dates}
+    if not rows:
+        return
+    total = RecordCounts()
+    for site, rc in rows.items():
+        total.add(rc)
+        print(
+            f"records {site:<30} author exact {_share(rc.authors_exact, rc.authors)}"
+            f"  date correct {_share(rc.dates_ok, rc.dates)}"
+        )
+    print(
+        f"records {'ALL':<30} author exact {_share(total.authors_exact, total.authors)}"
+        f"  date correct {_share(total.dates_ok, total.dates)}"
+    )
+
+
+def _share(k: int, n: int) -> str:
+    return f"{k:>4}/{n:<4} {k / n:6.3f}" if n else f"{'-':>16}"
 
 
 def _has_comment_free_page(s: SiteScore) -> bool:

@@ -46,6 +46,8 @@ class Options:
     # 2013 §3.5 asks for identifiers on *every* page: one page without the site's template empties
     # the eligible set for all; D7 leaves such pages out of eligibility (and reports them).
     skip_template_outliers: bool = False
+    # Beyond the papers: split comment blocks into individual comments (records.py) (D8).
+    comment_records: bool = False
 
     def but(self, **changes: object) -> Options:
         """A copy with some fields changed: ``DEFAULT.but(reextract=False)``."""
@@ -63,6 +65,7 @@ DEFAULT = Options(
     max_link_density=0.5,
     robust_post_identifiers=True,
     skip_template_outliers=True,
+    comment_records=True,
 )
 
 PRESETS: dict[str, Options] = {"paper": PAPER, "default": DEFAULT}

@@ -24,6 +24,7 @@ from .identifiers import (
 )
 from .matching import Vector, near_duplicate_clusters, unique_blocks
 from .options import DEFAULT, Options
+from .records import CommentRecord, split_comments
 from .robust import drop_link_blocks, robust_post_identifiers
 from .separate import BOILERPLATE, COMMENT, POST, post_identifiers_every_page, reextract, separate_roles
 
@@ -65,9 +66,18 @@ class PageExtraction:
     warnings: list[str] = field(default_factory=list)
     # With a site profile: share of this page's blocks matching the profile's boilerplate.
     template_match: float | None = None
+    # Individual comments (records.py); ``comments`` holds their texts when they were found.
+    comment_records: list[CommentRecord] = field(default_factory=list)
 
     def as_json(self) -> dict[str, object]:
-        return {"url": self.url, "post": self.post, "comments": self.comments, "error": self.error}
+        return {
+            "url": self.url,
+            "post": self.post,
+            "comments": self.comments,
+            "comment_records": [r.as_json() for r in self.comment_records],
+            "error": self.error,
+            "warnings": self.warnings,
+        }
 
 
 @dataclass(slots=True)
@@ -116,13 +126,15 @@ def extract_site(pages: Sequence[Page], options: Options = DEFAULT) -> list[Page
     good = [p for p in parsed if p.error is None]
     results = {id(p): p for p in good}
     roles = classify(good, options)
+    records = split_comments([p.blocks for p in good], roles.roles) if options.comment_records else None
     out = []
     ok = 0
     for p in parsed:
         if p.error is not None:
             out.append(PageExtraction(p.url, encoding=p.encoding, error=p.error, warnings=p.warnings))
             continue
-        out.append(page_output(results[id(p)], roles.roles[ok], roles.idents[ok], roles.warnings))
+        page_records = records[ok] if records is not None else None
+        out.append(page_output(results[id(p)], roles.roles[ok], roles.idents[ok], roles.warnings, page_records))
         ok += 1
     return out
 
@@ -200,7 +212,13 @@ def classify(pages: Sequence[ParsedPage], options: Options) -> SiteRoles:
     return SiteRoles(roles, idents, content, unique, eligible, post_ids, metadata_ids, warnings)
 
 
-def page_output(page: ParsedPage, roles: list[str], idents: list[str], warnings: list[str]) -> PageExtraction:
+def page_output(
+    page: ParsedPage,
+    roles: list[str],
+    idents: list[str],
+    warnings: list[str],
+    records: list[CommentRecord] | None = None,
+) -> PageExtraction:
     post_lines: list[str] = []
     comments: list[str] = []
     results = []
@@ -212,10 +230,13 @@ def page_output(page: ParsedPage, roles: list[str], idents: list[str], warnings:
             post_lines.append(b.text)
         elif role == COMMENT:
             comments.append(b.text)
+    if records:
+        comments = [r.text for r in records if r.text]
     return PageExtraction(
         page.url,
         post="\n".join(post_lines),
         comments=comments,
+        comment_records=records or [],
         blocks=results,
         encoding=page.encoding,
         warnings=[*page.warnings, *warnings],

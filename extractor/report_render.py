@@ -39,10 +39,11 @@ PLACEHOLDER_IMG = "data:image/gif;base64,R0lGODlhAQABAIAAAMzMzAAAACH5BAAAAAAALAA
 # Dropped with their content: code, embedded documents, base/refresh/preload, raw-text elements
 # that libxml2 and browsers parse differently, and SVG elements that can set or pull in URLs.
 DROP_TAGS: tuple[str, ...] = (
-    "script", "noscript", "template", "iframe", "frame", "frameset", "object", "embed", "applet", "param",
+    "script", "noscript", "template", "iframe", "frame", "frameset", "object", "applet",
     "base", "link", "meta", "portal", "fencedframe", "xmp", "noembed", "noframes", "plaintext", "listing",
     "animate", "animatemotion", "animatetransform", "set", "use", "foreignobject", "handler", "listener",
 )  # fmt: skip
+UNWRAP_TAGS: tuple[str, ...] = ("embed", "param")
 SAFE_ATTRS: frozenset[str] = frozenset((
     "id", "class", "style", "title", "lang", "dir", "role", "hidden", "align", "valign", "width", "height",
     "border", "bgcolor", "color", "face", "size", "colspan", "rowspan", "headers", "scope", "cellpadding",
@@ -61,6 +62,7 @@ _SAFE_SCHEME = re.compile(r"^(?:https?|mailto):", re.I)
 _CONTROL = re.compile(r"[\x00-\x20\x7f]+")
 _CSS_COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.S)
 _CSS_ESCAPE = re.compile(r"\\(?:[0-9a-fA-F]{1,6}\s?|.|$)", re.S)
+_CSS_URL = re.compile(r"""url\s*\(\s*(?:"[^"]*"|'[^']*'|[^)]*)\s*\)""", re.I)
 # Any function that can fetch (url, image-set, image, cross-fade, element, src, IE's expression) and
 # old binding hooks become an unknown name: the browser drops the whole declaration.
 _CSS_FETCH = re.compile(
@@ -73,6 +75,7 @@ _CSS_FETCH = re.compile(
 def sanitize_css(css: str) -> str:
     """CSS that loads nothing: comments and escapes (which could spell ``url``) go first."""
     css = _CSS_ESCAPE.sub("", _CSS_COMMENT.sub("", css))
+    css = _CSS_URL.sub("x-blocked()", css)  # the address goes too, not just the function
     css = _CSS_FETCH.sub("x-blocked(", css)
     # "<" never matters to CSS outside strings; in SVG a <style> is parsed as markup, so none may stay.
     return css.replace("<", "\\3c ")
@@ -109,7 +112,12 @@ def _clean_attributes(el: etree._Element, base_url: str | None) -> None:
 
 def sanitize(root: etree._Element, base_url: str | None = None) -> None:
     """Make a parsed page inert in place (see the module docstring)."""
+    # libxml2 (HTML 4) takes the void EMBED/PARAM for containers of what follows: keep that content.
+    etree.strip_tags(root, *UNWRAP_TAGS)
     etree.strip_elements(root, *DROP_TAGS, with_tail=False)
+    # In SVG/MathML a browser parses <style> as markup, libxml2 as raw text: the two must not disagree.
+    for foreign in [*root.iter("svg"), *root.iter("math")]:
+        etree.strip_elements(foreign, "style", with_tail=False)
     for el in root.iter():
         if not isinstance(el.tag, str):
             continue

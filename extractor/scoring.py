@@ -206,3 +206,85 @@ def pooled(sites: Sequence[SiteScore]) -> Counts:
     for s in sites:
         total.add(s.counts)
     return total
+
+
+# ---------------------------------------------------------------- comment records
+def _norm_name(text: str | None) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text or "").split()).casefold()
+
+
+def _align(truth: Sequence[Mapping[str, object]], pred: Sequence[Mapping[str, object]]) -> list[int | None]:
+    """For every truth comment, the index of its predicted record (or None).
+
+    Each truth comment takes the unused record with the largest token overlap (at least one shared
+    token; ties go to the same position): truth order need not be page order.
+    """
+    bags = [Counter(tokenize(_text(p.get("text")))) for p in pred]
+    used: set[int] = set()
+    out: list[int | None] = []
+    for k, t in enumerate(truth):
+        tb = Counter(tokenize(str(t.get("text") or "")))
+        best, best_key = None, (0, 0)
+        for i, pb in enumerate(bags):
+            if i not in used:
+                key = ((tb & pb).total(), int(i == k))
+                if key[0] and key > best_key:
+                    best, best_key = i, key
+        if best is not None:
+            used.add(best)
+        out.append(best)
+    return out
+
+
+def date_matches(truth: str | None, pred: str | None) -> bool:
+    """Same instant up to a whole-hour time-zone shift (pages print local time), to the minute.
+
+    A printed date without a time matches the truth's calendar day in some zone (within 14 h).
+    """
+    from datetime import datetime
+
+    if not truth or not pred:
+        return False
+    try:
+        t = datetime.fromisoformat(truth.replace("Z", "+00:00")).replace(tzinfo=None)
+        p = datetime.fromisoformat(pred.replace("Z", "+00:00")).replace(tzinfo=None)
+    except ValueError:
+        return False
+    delta = abs((p - t).total_seconds())
+    if delta > 14 * 3600 + 60:
+        return False
+    if p.hour == 0 and p.minute == 0 and p.second == 0 and "T00:00:00" in pred:
+        return True  # date only
+    return min(delta % 3600, 3600 - delta % 3600) < 60
+
+
+@dataclass(slots=True)
+class RecordCounts:
+    """Per-comment metadata agreement, over truth comments that carry the field."""
+
+    authors: int = 0
+    authors_exact: int = 0
+    dates: int = 0
+    dates_ok: int = 0
+
+    def add(self, other: RecordCounts) -> None:
+        self.authors += other.authors
+        self.authors_exact += other.authors_exact
+        self.dates += other.dates
+        self.dates_ok += other.dates_ok
+
+
+def score_records(truth: Mapping[str, object], records: Sequence[Mapping[str, object]]) -> RecordCounts:
+    comments = [c for c in _list(truth.get("comments")) if isinstance(c, dict)]
+    counts = RecordCounts()
+    if truth.get("comments_unlabeled"):
+        return counts
+    for t, i in zip(comments, _align(comments, records), strict=True):
+        pred = records[i] if i is not None else {}
+        if t.get("author"):
+            counts.authors += 1
+            counts.authors_exact += _norm_name(str(t["author"])) == _norm_name(_text(pred.get("author")))
+        if t.get("date"):
+            counts.dates += 1
+            counts.dates_ok += date_matches(str(t["date"]), _text(pred.get("date")) or None)
+    return counts

@@ -1,0 +1,100 @@
+"""Comment dates: ``<time datetime>`` values and the date formats blogs print.
+
+    >>> parse_date("November 11, 2026 at 6:54 am")
+    '2026-11-11T06:54:00'
+    >>> parse_date("2026年10月31日 16:44")
+    '2026-10-31T16:44:00'
+    >>> parse_date("2026-11-11T06:54:09+00:00")
+    '2026-11-11T06:54:09Z'
+
+Times without a zone are returned without one (the page's local time); ISO values with an offset
+are converted to UTC and marked ``Z``.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+_MONTHS = {
+    m: i + 1
+    for i, names in enumerate(
+        [
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ]
+    )
+    for m in names
+}
+_TIME = r"(?:\D{0,6}?(\d{1,2})[:時](\d{2})(?:[:分](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|午前|午後)?)?"
+_PATTERNS: list[tuple[re.Pattern[str], str]] = [
+    # 2026-11-11 06:54, 2026/11/11 6:54, 2026.11.11, 2026年11月11日 6:54
+    (re.compile(r"(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?" + _TIME, re.I), "ymd"),
+    # November 11, 2026 at 6:54 am
+    (re.compile(r"([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})" + _TIME, re.I), "mdy"),
+    # 11 November 2026 6:54
+    (re.compile(r"(\d{1,2})(?:st|nd|rd|th)?\s+([a-z]{3,9})\.?,?\s+(\d{4})" + _TIME, re.I), "dmy"),
+]
+
+
+def _iso_value(text: str) -> str | None:
+    value = text.strip().replace(" ", "T", 1) if re.match(r"\d{4}-\d\d-\d\d \d", text.strip()) else text.strip()
+    try:
+        dt = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if dt.tzinfo is not None:
+        return dt.astimezone(UTC).replace(tzinfo=None).isoformat(timespec="seconds") + "Z"
+    return dt.isoformat(timespec="seconds")
+
+
+def parse_date(text: str | None) -> str | None:
+    """ISO 8601 for a printed or machine date, or None when nothing date-like is found."""
+    if not text:
+        return None
+    iso = _iso_value(text)
+    if iso:
+        return iso
+    for pattern, order in _PATTERNS:
+        m = pattern.search(text)
+        if not m:
+            continue
+        g = m.groups()
+        if order == "ymd":
+            year, month, day = int(g[0]), int(g[1]), int(g[2])
+        elif order == "mdy":
+            month_n = _MONTHS.get(g[0].lower())
+            if month_n is None:
+                continue
+            year, month, day = int(g[2]), month_n, int(g[1])
+        else:
+            month_n = _MONTHS.get(g[1].lower())
+            if month_n is None:
+                continue
+            year, month, day = int(g[2]), month_n, int(g[0])
+        hour, minute, second, half = g[3], g[4], g[5], g[6]
+        h = int(hour) if hour else 0
+        if half and half.lower().startswith(("p", "午後")) and h < 12:
+            h += 12
+        elif half and half.lower().startswith(("a", "午前")) and h == 12:
+            h = 0
+        try:
+            dt = datetime(year, month, day, h, int(minute) if minute else 0, int(second) if second else 0)
+        except ValueError:
+            continue
+        return dt.isoformat(timespec="seconds")
+    return None
+
+
+def looks_like_date(text: str) -> bool:
+    return parse_date(text) is not None

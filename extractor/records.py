@@ -1,0 +1,313 @@
+"""Comments as records: split a page's comment blocks into individual comments.
+
+    >>> from extractor import Page, extract_site
+    >>> # extract_site(pages)[i].comment_records -> [CommentRecord(text, author, date, parent, ...)]
+
+The papers stop at "these blocks are comments". Here the comment region is cut into its repeated
+unit, language-independently, from structure alone:
+
+1. **Unit signature (per set).** On each page, descend from the lowest common block ancestor of
+   the comment blocks to the first level whose comment-bearing children repeat (two or more with
+   the same tag); their tag and the class tokens most of them share form the unit signature. The
+   set votes, so pages with a single comment use what the others showed.
+2. **Units (per page).** Blocks matching the signature that hold comment blocks are comments;
+   replies are units nested in units (parent = nearest enclosing unit).
+3. **Slots (per set).** Each block of a unit is placed by its path from the unit root (tags and
+   first class token). Slots are typed over all units of the set: a *date* slot holds dates (a
+   ``<time datetime>`` or a printed date); an *author* slot holds one short, varying line per unit
+   before the content; constant slots ("Reply", "says:") and link-dense slots are chrome; the
+   remaining comment blocks are the comment's text.
+4. **Author cleanup.** Affixes shared by every author line of the set ("… says:", "… より") are cut
+   at a word boundary.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .blocks import Block
+from .dates import parse_date
+from .separate import COMMENT, POST
+
+# A slot is "short" (author, date line) below this many characters (median over the set).
+SHORT_SLOT_CHARS = 80
+# Class tokens kept in the unit signature: shared by at least this share of the units.
+SIGNATURE_TOKEN_SHARE = 0.8
+
+
+@dataclass(slots=True)
+class CommentRecord:
+    """One reader comment."""
+
+    text: str
+    author: str | None = None
+    date: str | None = None  # ISO 8601 when it parses
+    date_raw: str | None = None
+    parent: int | None = None  # position of the comment replied to
+    position: int = 0  # order on the page, from 0
+    xpath: str = ""  # the unit's root element
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "text": self.text,
+            "author": self.author,
+            "date": self.date,
+            "date_raw": self.date_raw,
+            "parent": self.parent,
+            "position": self.position,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class UnitSignature:
+    tag: str
+    tokens: frozenset[str]
+
+    def matches(self, block: Block) -> bool:
+        """Same tag, and at least half of the signature's class tokens (replies add "depth-2")."""
+        if block.tag != self.tag:
+            return False
+        return not self.tokens or len(self.tokens & _tokens(block)) * 2 >= len(self.tokens)
+
+
+@dataclass(slots=True)
+class SlotKinds:
+    date: set[tuple[str, ...]] = field(default_factory=set)
+    author: tuple[str, ...] | None = None
+    chrome: set[tuple[str, ...]] = field(default_factory=set)
+    text: set[tuple[str, ...]] = field(default_factory=set)  # slots holding the comments' words
+    author_prefix: str = ""
+    author_suffix: str = ""
+
+
+def _tokens(block: Block) -> frozenset[str]:
+    return frozenset(block.element_class.split()) if block.element_class else frozenset()
+
+
+def _children(blocks: Sequence[Block]) -> list[list[int]]:
+    kids: list[list[int]] = [[] for _ in blocks]
+    for b in blocks:
+        if b.parent >= 0:
+            kids[b.parent].append(b.index)
+    return kids
+
+
+def _comment_counts(blocks: Sequence[Block], roles: Sequence[str], kids: list[list[int]]) -> list[int]:
+    counts = [int(role == COMMENT and bool(b.text)) for b, role in zip(blocks, roles, strict=True)]
+    for i in range(len(blocks) - 1, -1, -1):  # preorder reversed: children before parents
+        counts[i] += sum(counts[k] for k in kids[i])
+    return counts
+
+
+def _text_counts(blocks: Sequence[Block], kids: list[list[int]]) -> list[int]:
+    counts = [int(bool(b.text)) for b in blocks]
+    for i in range(len(blocks) - 1, -1, -1):
+        counts[i] += sum(counts[k] for k in kids[i])
+    return counts
+
+
+def _unit_groups(blocks: Sequence[Block], roles: Sequence[str]) -> list[list[Block]]:
+    """Groups of repeated comment-bearing siblings at the first repeating level of the region."""
+    kids = _children(blocks)
+    counts = _comment_counts(blocks, roles, kids)
+    if not blocks or counts[0] == 0:
+        return []
+    node = 0
+    groups: list[list[Block]] = []
+    while True:
+        bearing = [k for k in kids[node] if counts[k]]
+        by_tag: dict[str, list[Block]] = {}
+        for k in bearing:
+            by_tag.setdefault(blocks[k].tag, []).append(blocks[k])
+        repeated = [g for g in by_tag.values() if len(g) >= 2]
+        if repeated:
+            groups.append(max(repeated, key=lambda g: sum(counts[b.index] for b in g)))
+            return groups
+        if not bearing:
+            return groups
+        node = max(bearing, key=lambda k: counts[k])
+
+
+def learn_signature(pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]]) -> UnitSignature | None:
+    """The set's comment unit: the tag most units have, with the class tokens most of them share."""
+    units: list[Block] = []
+    for blocks, page_roles in zip(pages, roles, strict=True):
+        for group in _unit_groups(blocks, page_roles):
+            units.extend(group)
+    if not units:
+        return None
+    tag, _ = Counter(b.tag for b in units).most_common(1)[0]
+    same = [b for b in units if b.tag == tag]
+    token_counts = Counter(t for b in same for t in _tokens(b))
+    tokens = frozenset(t for t, n in token_counts.items() if n >= SIGNATURE_TOKEN_SHARE * len(same))
+    return UnitSignature(tag, tokens)
+
+
+@dataclass(slots=True)
+class _Unit:
+    root: Block
+    parent: int | None  # index in the page's unit list
+    own: list[Block]
+
+
+def find_units(blocks: Sequence[Block], roles: Sequence[str], signature: UnitSignature) -> list[_Unit]:
+    """Comment units of one page in document order, with their own blocks (not their replies')."""
+    kids = _children(blocks)
+    counts = _comment_counts(blocks, roles, kids)
+    texts = _text_counts(blocks, kids)
+    unit_of = [-1] * len(blocks)
+    units: list[_Unit] = []
+    for b in blocks:
+        up = unit_of[b.parent] if b.parent >= 0 else -1
+        # a comment whose words also occur on another page ("Thanks!") has no comment block left,
+        # but it still has the unit's class: with a class signature, any unit with text counts
+        bearing = counts[b.index] or (signature.tokens and texts[b.index])
+        if bearing and signature.matches(b) and roles[b.index] != POST:
+            units.append(_Unit(b, up if up >= 0 else None, []))
+            unit_of[b.index] = len(units) - 1
+        else:
+            unit_of[b.index] = up
+        if unit_of[b.index] >= 0:
+            units[unit_of[b.index]].own.append(b)
+    return units
+
+
+def _slot(block: Block, root: Block, blocks: Sequence[Block]) -> tuple[str, ...]:
+    path: list[str] = []
+    node = block
+    while node.index != root.index and node.index >= 0:
+        first = node.element_class.split()[0] if node.element_class and node.element_class.split() else ""
+        path.append(f"{node.tag}.{first}")
+        node = blocks[node.parent] if node.parent >= 0 else root
+    return tuple(reversed(path))
+
+
+def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequence[_Unit]]]) -> SlotKinds:
+    """Type the unit slots over the whole set: date, author, chrome, and the comments' text."""
+    texts: dict[tuple[str, ...], list[str]] = {}
+    commented: Counter[tuple[str, ...]] = Counter()
+    dated: Counter[tuple[str, ...]] = Counter()
+    multi: set[tuple[str, ...]] = set()
+    first_pos: dict[tuple[str, ...], list[int]] = {}
+    n_units = 0
+    for blocks, roles, units in pages_units:
+        for unit in units:
+            n_units += 1
+            per_unit: Counter[tuple[str, ...]] = Counter()
+            for pos, b in enumerate(unit.own):
+                if b is unit.root and not b.text:
+                    continue
+                slot = _slot(b, unit.root, blocks)
+                per_unit[slot] += 1
+                texts.setdefault(slot, []).append(b.text)
+                commented[slot] += roles[b.index] == COMMENT and bool(b.text)
+                first_pos.setdefault(slot, []).append(pos)
+                if b.datetimes or (b.text and len(b.text) <= SHORT_SLOT_CHARS and parse_date(b.text)):
+                    dated[slot] += 1
+            multi.update(s for s, k in per_unit.items() if k > 1)
+    kinds = SlotKinds()
+    if not n_units:
+        return kinds
+    for slot, values in texts.items():
+        filled = [v for v in values if v]
+        if dated[slot] * 2 >= len(values) and slot not in multi:
+            kinds.date.add(slot)
+        elif len(filled) >= 2 and len(set(filled)) == 1:
+            kinds.chrome.add(slot)  # the same words under every comment: "Reply", "says:"
+    lengths = {s: sorted(len(v) for v in vs if v) for s, vs in texts.items()}
+    content = max(
+        (s for s in texts if s not in kinds.date and s not in kinds.chrome),
+        key=lambda s: sum(lengths[s]),
+        default=None,
+    )
+    candidates = [
+        s
+        for s, vs in texts.items()
+        if s not in kinds.date
+        and s not in kinds.chrome
+        and s != content
+        and s not in multi
+        and len(vs) * 2 >= n_units
+        and lengths[s]
+        and lengths[s][len(lengths[s]) // 2] <= SHORT_SLOT_CHARS
+    ]
+    for slot, values in texts.items():
+        n_filled = sum(1 for v in values if v)
+        if slot not in kinds.date and slot not in kinds.chrome and n_filled and commented[slot] * 2 >= n_filled:
+            kinds.text.add(slot)
+    if candidates:
+        kinds.author = min(candidates, key=lambda s: sorted(first_pos[s])[len(first_pos[s]) // 2])
+        names = [v for v in texts[kinds.author] if v]
+        kinds.author_prefix, kinds.author_suffix = _shared_affixes(names)
+        kinds.text.discard(kinds.author)
+    return kinds
+
+
+def _shared_affixes(names: Sequence[str]) -> tuple[str, str]:
+    """Prefix and suffix every author line shares, cut at a word boundary ("… says:")."""
+    distinct = sorted(set(names))
+    if len(distinct) < 2:
+        return "", ""
+
+    def common_prefix(items: Sequence[str]) -> str:
+        first, last = min(items), max(items)
+        n = 0
+        while n < min(len(first), len(last)) and first[n] == last[n]:
+            n += 1
+        return first[:n]
+
+    prefix = common_prefix(distinct)
+    cut = max(prefix.rfind(" "), prefix.rfind("\n"))
+    prefix = prefix[: cut + 1] if cut >= 0 else ""
+    suffix = common_prefix([d[::-1] for d in distinct])[::-1]
+    cut = min([i for i in (suffix.find(" "), suffix.find("\n")) if i >= 0], default=-1)
+    suffix = suffix[cut:] if cut >= 0 else ""
+    return prefix, suffix
+
+
+def _author(text: str, kinds: SlotKinds) -> str | None:
+    if kinds.author_prefix and text.startswith(kinds.author_prefix):
+        text = text[len(kinds.author_prefix) :]
+    if kinds.author_suffix and text.endswith(kinds.author_suffix):
+        text = text[: -len(kinds.author_suffix)]
+    text = " ".join(text.split())
+    return text or None
+
+
+def build_records(
+    blocks: Sequence[Block], roles: Sequence[str], units: Sequence[_Unit], kinds: SlotKinds
+) -> list[CommentRecord]:
+    records: list[CommentRecord] = []
+    for position, unit in enumerate(units):
+        lines: list[str] = []
+        author = date = date_raw = None
+        for b in unit.own:
+            slot = _slot(b, unit.root, blocks)
+            if slot == kinds.author and author is None and b.text:
+                author = _author(b.text.split("\n")[0], kinds)
+            elif slot in kinds.date and date is None:
+                date_raw = b.datetimes[0] if b.datetimes else b.text
+                date = parse_date(date_raw) or parse_date(b.text)
+                if b.text:
+                    date_raw = b.text if not b.datetimes else date_raw
+            elif slot in kinds.text and roles[b.index] != POST and b.text:
+                lines.append(b.text)
+        records.append(CommentRecord("\n".join(lines), author, date, date_raw, unit.parent, position, unit.root.xpath))
+    return records
+
+
+def split_comments(
+    pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]]
+) -> list[list[CommentRecord]] | None:
+    """Comment records per page, or None when the set shows no repeated comment unit."""
+    signature = learn_signature(pages, roles)
+    if signature is None:
+        return None
+    units = [find_units(blocks, page_roles, signature) for blocks, page_roles in zip(pages, roles, strict=True)]
+    kinds = learn_slots(list(zip(pages, roles, units, strict=True)))
+    return [
+        build_records(blocks, page_roles, page_units, kinds)
+        for blocks, page_roles, page_units in zip(pages, roles, units, strict=True)
+    ]
