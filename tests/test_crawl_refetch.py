@@ -28,7 +28,8 @@ def test_refetches_follow_the_schedule_and_stop(farm: BlogFarm, tmp_path: Path) 
     )
     feeds = write_feeds(tmp_path / "feeds.txt", [blog.feed_line()])
     db = tmp_path / "blogs.db"
-    settings = {"REFETCH_AFTER": "1h,6h,1d"}
+    # An HTTP cache is on: re-fetches and feed polls must bypass it (meta dont_cache).
+    settings = {"REFETCH_AFTER": "1h,6h,1d", "HTTPCACHE_ENABLED": "True", "HTTPCACHE_DIR": str(tmp_path / "cache")}
     pages = {a.url: a for a in blog.articles}
 
     def run_at(when: float) -> None:
