@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -56,6 +57,21 @@ def test_fast_equals_bruteforce_with_clusters(case):
 @given(st.lists(st.lists(weights_st, max_size=30), min_size=2, max_size=12), st.floats(0.5, 0.99))
 def test_fast_equals_bruteforce_on_larger_sets(pages, threshold):
     vectors = [[Vector(w) for w in page] for page in pages]
+    assert unique_blocks(vectors, threshold) == unique_blocks_bruteforce(vectors, threshold)
+
+
+# Weights whose products and sums are exact in binary floating point (what "count" and "binary"
+# tag weights give): a threshold equal to an attained cosine is then a true tie.
+exact_weights_st = st.dictionaries(st.sampled_from(VOCAB), st.sampled_from([0.5, 1.0, 1.5, 2.0, 3.0]), max_size=5)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(exact_weights_st, max_size=5), min_size=2, max_size=5), st.data())
+def test_fast_equals_bruteforce_at_ties(pages, data):
+    vectors = [[Vector(w) for w in page] for page in pages]
+    flat = [v for page in vectors for v in page]
+    attained = sorted({c for a in flat for b in flat if 0.5 <= (c := cosine(a, b)) < 0.999})
+    threshold = data.draw(st.sampled_from(attained)) if attained else 0.9
     assert unique_blocks(vectors, threshold) == unique_blocks_bruteforce(vectors, threshold)
 
 
@@ -183,3 +199,18 @@ def test_paper_with_near_duplicate_detection_keeps_the_post():
     out = extract_site(_pages(), PAPER.but(near_duplicate_pages=True))
     assert ARTICLES[0][1] in out[0].post
     assert ARTICLES[0][1] in out[3].post
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="extractor bug: cosine() sums the dot product in its first argument's order, so with "
+    "irrational weights cosine(a, b) != cosine(b, a) in the last bit; at a threshold equal to that value "
+    "the brute-force definition is asymmetric and unique_blocks (which marks both sides) disagrees",
+)
+def test_cosine_is_exactly_symmetric_at_a_tie():
+    r2 = math.sqrt(2.0)
+    a = Vector({"\n<p": 0.5, "\n<div": 0.5, "home": 0.5, "about": 0.5, "\n<a": r2})
+    b = Vector({"\n<p": 0.5, "\n<div": r2, "\n<a": 0.5, "home": 0.5, "post": 0.5})
+    threshold = cosine(a, b)
+    assert cosine(b, a) == threshold
+    assert unique_blocks([[a], [b]], threshold) == unique_blocks_bruteforce([[a], [b]], threshold)
