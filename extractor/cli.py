@@ -86,8 +86,8 @@ def extract_corpus(
             yield item[0], _site_job(item)
 
 
-def _write_rows(rows: list[dict[str, object]], out: IO[str]) -> None:
-    keys = ("file", "post", "comments", "comment_records")
+def _write_rows(rows: list[dict[str, object]], out: IO[str], records: bool = False) -> None:
+    keys = ("file", "post", "comments", "comment_records") if records else ("file", "post", "comments")
     for row in rows:
         out.write(json.dumps({k: row[k] for k in keys if k in row}, ensure_ascii=False) + "\n")
 
@@ -105,7 +105,7 @@ def cmd_extract(a: argparse.Namespace) -> int:
             for _site, rows in extract_corpus(
                 Path(a.corpus), parse_overrides(a.preset, a.set), a.source, a.site, a.jobs
             ):
-                _write_rows(rows, out)
+                _write_rows(rows, out, a.records)
         else:
             if not a.files:
                 print("extract: give FILE... (one site's pages) or --corpus ROOT", file=sys.stderr)
@@ -115,7 +115,9 @@ def cmd_extract(a: argparse.Namespace) -> int:
             for path, res in zip(paths, results, strict=True):
                 if res.error:
                     print(f"extract: {path}: {res.error}", file=sys.stderr)
-                row = {"file": str(path), "post": res.post, "comments": res.comments}
+                row: dict[str, object] = {"file": str(path), "post": res.post, "comments": res.comments}
+                if a.records:
+                    row["comment_records"] = [r.as_json() for r in res.comment_records]
                 out.write(json.dumps(row, ensure_ascii=False) + "\n")
             for w in sorted({w for r in results for w in r.warnings}):
                 print(f"extract: warning: {w}", file=sys.stderr)
@@ -134,7 +136,7 @@ def cmd_evaluate(a: argparse.Namespace) -> int:
         for site, rows in extract_corpus(Path(a.corpus), parse_overrides(a.preset, a.set), a.source, a.site, a.jobs):
             by_file = {str(r["file"]): r for r in rows}
             if preds_out:
-                _write_rows(rows, preds_out)
+                _write_rows(rows, preds_out, records=True)
             counts = None
             rec = RecordCounts()
             for t in site.truth:
@@ -156,8 +158,7 @@ def cmd_evaluate(a: argparse.Namespace) -> int:
     report["comment_records"] = {site: asdict(rc) for site, rc in records.items() if rc.authors or rc.dates}
     if a.json:
         Path(a.json).write_text(json.dumps(report, indent=1), encoding="utf-8")
-    print_report(report, scores)
-    print_records(records)
+    print_report(report, scores, records)
     return 0
 
 
@@ -206,7 +207,9 @@ def build_report(scores: list[SiteScore]) -> dict[str, object]:
     }
 
 
-def print_report(report: dict[str, object], scores: list[SiteScore]) -> None:
+def print_report(
+    report: dict[str, object], scores: list[SiteScore], records: dict[str, RecordCounts] | None = None
+) -> None:
     hdr = (
         f"{'source/site':<40} {'pages':>5} | {'POST P':>6} {'R':>6} {'F1':>6} | {'CMT P':>6} {'R':>6} {'F1':>6}"
         f" | {'cnt=':>6} | {'0c-fp':>7} {'c-miss':>7}"
@@ -242,6 +245,7 @@ def print_report(report: dict[str, object], scores: list[SiteScore]) -> None:
     row(f"ALL MACRO ({len(scores)} sites, {n_c} w/ cmts)", m, None)
     mi = metrics(pooled(scores))
     row("ALL micro", mi, pooled(scores).values)
+    print_records(records or {})
     print(
         f"SUMMARY: macro post F1 {_fmt(m['post_f1']).strip()} comment F1 {_fmt(m['com_f1']).strip()}"
         f" | micro post F1 {_fmt(mi['post_f1']).strip()} comment F1 {_fmt(mi['com_f1']).strip()}"
@@ -265,6 +269,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ex = sub.choices["extract"]
     ex.add_argument("files", nargs="*", metavar="FILE", help="one site's saved pages")
     ex.add_argument("--out", metavar="OUT.jsonl", help="output JSON Lines (default stdout)")
+    ex.add_argument("--records", action="store_true", help="add comment_records (text, author, date, parent)")
     ev = sub.choices["evaluate"]
     ev.set_defaults(corpus=None)
     ev.add_argument("--json", metavar="OUT", help="write all numbers as JSON")

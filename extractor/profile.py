@@ -25,6 +25,7 @@ from .identifiers import assign_identifiers, identifier_counts
 from .matching import FingerprintIndex, Vector
 from .options import DEFAULT, Options
 from .pipeline import Page, PageExtraction, ParsedPage, classify, page_output, read_page
+from .records import CommentLayout, learn_layout
 from .robust import drop_link_blocks
 from .separate import BOILERPLATE, COMMENT, POST
 
@@ -44,6 +45,7 @@ class SiteProfile:
     pages: int = 0
     learned_at: float = 0.0
     warnings: list[str] = field(default_factory=list)
+    comments: CommentLayout | None = None
     _index: FingerprintIndex | None = None
 
     def index(self) -> FingerprintIndex:
@@ -59,7 +61,8 @@ class SiteProfile:
         if parsed.error is not None:
             return PageExtraction(parsed.url, encoding=parsed.encoding, error=parsed.error, warnings=parsed.warnings)
         roles, idents, match = self.roles(parsed)
-        out = page_output(parsed, roles, idents, [])
+        records = self.comments.records(parsed.blocks, roles) if self.comments is not None else None
+        out = page_output(parsed, roles, idents, [], records)
         out.template_match = match
         return out
 
@@ -90,6 +93,7 @@ class SiteProfile:
                 "pages": self.pages,
                 "learned_at": self.learned_at,
                 "warnings": self.warnings,
+                "comments": self.comments.to_json() if self.comments is not None else None,
             },
             ensure_ascii=False,
         )
@@ -109,6 +113,7 @@ class SiteProfile:
             pages=data["pages"],
             learned_at=data["learned_at"],
             warnings=data.get("warnings", []),
+            comments=CommentLayout.from_json(data["comments"]) if data.get("comments") else None,
         )
 
 
@@ -144,4 +149,5 @@ def profile_from_parsed(parsed: Sequence[ParsedPage], options: Options) -> SiteP
         pages=len(parsed),
         learned_at=time.time(),
         warnings=list(site.warnings),
+        comments=learn_layout([p.blocks for p in parsed], site.roles) if options.comment_records else None,
     )

@@ -298,16 +298,63 @@ def build_records(
     return records
 
 
-def split_comments(
-    pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]]
-) -> list[list[CommentRecord]] | None:
-    """Comment records per page, or None when the set shows no repeated comment unit."""
+@dataclass(slots=True)
+class CommentLayout:
+    """What a set taught about its comments: the unit signature and the slot types."""
+
+    signature: UnitSignature
+    kinds: SlotKinds
+
+    def records(self, blocks: Sequence[Block], roles: Sequence[str]) -> list[CommentRecord]:
+        """The comment records of one page of the site."""
+        return build_records(blocks, roles, find_units(blocks, roles, self.signature), self.kinds)
+
+    def to_json(self) -> dict[str, object]:
+        k = self.kinds
+        return {
+            "tag": self.signature.tag,
+            "tokens": sorted(self.signature.tokens),
+            "date": sorted(map(list, k.date)),
+            "author": list(k.author) if k.author is not None else None,
+            "chrome": sorted(map(list, k.chrome)),
+            "text": sorted(map(list, k.text)),
+            "author_prefix": k.author_prefix,
+            "author_suffix": k.author_suffix,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> CommentLayout:
+        def slots(key: str) -> set[tuple[str, ...]]:
+            raw = data.get(key) or []
+            return {tuple(x) for x in raw} if isinstance(raw, list) else set()
+
+        author = data.get("author")
+        kinds = SlotKinds(
+            date=slots("date"),
+            author=tuple(author) if isinstance(author, list) else None,
+            chrome=slots("chrome"),
+            text=slots("text"),
+            author_prefix=str(data.get("author_prefix") or ""),
+            author_suffix=str(data.get("author_suffix") or ""),
+        )
+        tokens = data.get("tokens") or []
+        return cls(UnitSignature(str(data["tag"]), frozenset(tokens if isinstance(tokens, list) else [])), kinds)
+
+
+def learn_layout(pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]]) -> CommentLayout | None:
+    """The set's comment layout, or None when no page shows a repeated comment unit."""
     signature = learn_signature(pages, roles)
     if signature is None:
         return None
     units = [find_units(blocks, page_roles, signature) for blocks, page_roles in zip(pages, roles, strict=True)]
-    kinds = learn_slots(list(zip(pages, roles, units, strict=True)))
-    return [
-        build_records(blocks, page_roles, page_units, kinds)
-        for blocks, page_roles, page_units in zip(pages, roles, units, strict=True)
-    ]
+    return CommentLayout(signature, learn_slots(list(zip(pages, roles, units, strict=True))))
+
+
+def split_comments(
+    pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]]
+) -> list[list[CommentRecord]] | None:
+    """Comment records per page, or None when the set shows no repeated comment unit."""
+    layout = learn_layout(pages, roles)
+    if layout is None:
+        return None
+    return [layout.records(blocks, page_roles) for blocks, page_roles in zip(pages, roles, strict=True)]

@@ -388,10 +388,15 @@ def test_fig5_synthetic_blog_posts_exact(blog_pages, options):
     assert [x.post for x in out] == ["\n".join(post) for post, _ in BLOG]
 
 
-@pytest.mark.parametrize("options", [PAPER, DEFAULT], ids=["paper", "default"])
-def test_fig5_synthetic_blog_comments_exact(blog_pages, options):
-    out = extract_site(blog_pages, options)
+def test_fig5_synthetic_blog_comments_exact(blog_pages):
+    out = extract_site(blog_pages, PAPER)
     assert [x.comments for x in out] == [[t for who, text in coms for t in (who, text)] for _, coms in BLOG]
+
+
+def test_default_splits_comments_into_records_with_authors(blog_pages):
+    out = extract_site(blog_pages, DEFAULT)
+    assert [x.comments for x in out] == [[text for _, text in coms] for _, coms in BLOG]
+    assert [[r.author for r in x.comment_records] for x in out] == [[who for who, _ in coms] for _, coms in BLOG]
 
 
 def test_fig5_synthetic_blog_boilerplate_roles(blog_pages):
