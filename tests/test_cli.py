@@ -232,18 +232,12 @@ def test_evaluate_empty_corpus_root_exits_2(tmp_path):
     assert "no sites" in run.stderr
 
 
-@pytest.mark.xfail(
-    strict=True, reason="extractor bug: a missing corpus root ends in a FileNotFoundError traceback (exit 1)"
-)
 def test_missing_corpus_root_exits_2(tmp_path):
     run = run_cli("extract", "--corpus", tmp_path / "missing")
     assert run.returncode == 2
     assert "Traceback" not in run.stderr
 
 
-@pytest.mark.xfail(
-    strict=True, reason="extractor bug: a missing input FILE ends in a FileNotFoundError traceback (exit 1)"
-)
 def test_missing_input_file_exits_2(tmp_path):
     run = run_cli("extract", tmp_path / "missing.html")
     assert run.returncode == 2
