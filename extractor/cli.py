@@ -283,6 +283,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     rp.add_argument("--preset", choices=sorted(PRESETS), default="default", help="options preset")
     rp.add_argument("--set", action="append", metavar="NAME=VALUE", help="override one option of the preset")
     a = ap.parse_args(argv)
+    missing = [str(f) for f in getattr(a, "files", None) or [] if not Path(f).is_file()]
+    if missing:
+        ap.error(f"no such file: {', '.join(missing)}")
+    if getattr(a, "corpus", None) and not Path(a.corpus).is_dir():
+        ap.error(f"corpus root not found: {a.corpus}")
     if a.cmd == "report":
         from .report import cmd_report  # only this command needs the report modules
 
