@@ -201,12 +201,6 @@ def test_paper_with_near_duplicate_detection_keeps_the_post():
     assert ARTICLES[0][1] in out[3].post
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="extractor bug: cosine() sums the dot product in its first argument's order, so with "
-    "irrational weights cosine(a, b) != cosine(b, a) in the last bit; at a threshold equal to that value "
-    "the brute-force definition is asymmetric and unique_blocks (which marks both sides) disagrees",
-)
 def test_cosine_is_exactly_symmetric_at_a_tie():
     r2 = math.sqrt(2.0)
     a = Vector({"\n<p": 0.5, "\n<div": 0.5, "home": 0.5, "about": 0.5, "\n<a": r2})
