@@ -67,7 +67,7 @@ _CSS_URL = re.compile(r"""url\s*\(\s*(?:"[^"]*"|'[^']*'|[^)]*)\s*\)""", re.I)
 # old binding hooks become an unknown name: the browser drops the whole declaration.
 _CSS_FETCH = re.compile(
     r"(?:url|image-set|-webkit-image-set|image|cross-fade|-webkit-cross-fade|element|-moz-element|src|expression)\s*\("
-    r"|@import|-moz-binding|behavior",
+    r"|@import|-moz-binding|(?<![-\w])behavior\s*:",
     re.I,
 )
 
@@ -96,7 +96,7 @@ def _clean_attributes(el: etree._Element, base_url: str | None) -> None:
     for name in list(el.attrib):
         value = str(el.attrib[name])
         low = str(name).lower()
-        if low in ("href",) and tag in _LINK_TAGS:
+        if low == "href" and tag in _LINK_TAGS:
             link = safe_link(value, base_url)
             if link is None:
                 del el.attrib[name]
@@ -141,12 +141,14 @@ def add_meta(root: etree._Element) -> None:
     head.insert(0, etree.Element("meta", {"http-equiv": "Content-Security-Policy", "content": CSP}))
 
 
+# ":not(#xr-x#xr-x)" lifts the rules above any page rule with up to two ids, !important or not.
+_B = ":not(#xr-x#xr-x)"
 REPORT_CSS = f"""
-.xr-block.xr-post {{ outline: 3px dashed {POST_COLOUR} !important; outline-offset: -3px !important;
+.xr-block.xr-post{_B} {{ outline: 3px dashed {POST_COLOUR} !important; outline-offset: -3px !important;
   background-color: rgba(230, 0, 126, 0.07) !important; }}
-.xr-block.xr-comment {{ outline: 3px solid {COMMENT_COLOUR} !important; outline-offset: -3px !important;
+.xr-block.xr-comment{_B} {{ outline: 3px solid {COMMENT_COLOUR} !important; outline-offset: -3px !important;
   background-color: rgba(0, 160, 233, 0.09) !important; }}
-.xr-block.xr-boilerplate {{ opacity: 0.35 !important; }}
+.xr-block.xr-boilerplate{_B} {{ opacity: 0.35 !important; }}
 #xr-legend {{ position: fixed !important; top: 8px !important; right: 8px !important; z-index: 2147483647 !important;
   width: 260px !important; box-sizing: border-box !important; padding: 8px 10px !important; margin: 0 !important;
   background: #fff !important; color: #111 !important; border: 1px solid #888 !important; opacity: 1 !important;

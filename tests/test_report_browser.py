@@ -7,8 +7,11 @@ are unique to the report, so the screenshot is checked pixel by pixel.
 
 from __future__ import annotations
 
+import contextlib
 import http.server
+import os
 import shutil
+import signal
 import struct
 import subprocess
 import threading
@@ -20,9 +23,9 @@ import numpy as np
 import pytest
 from lxml import etree
 
-from extractor import DEFAULT
+from extractor import DEFAULT, Page, extract_site
 from extractor.report import ReportSite, page_file, sites_from_corpus, write_report
-from extractor.report_render import COMMENT_COLOUR, POST_COLOUR
+from extractor.report_render import COMMENT_COLOUR, POST_COLOUR, paint_page
 from extractor.separate import COMMENT, POST
 
 pytestmark = pytest.mark.slow
@@ -100,11 +103,24 @@ def screenshot(html_file: Path, png: Path, profile: Path, proxy_url: str) -> Non
         # Route every request, loopback included, through the counting proxy.
         f"--proxy-server={proxy_url}",
         "--proxy-bypass-list=<-loopback>",
+        "--timeout=15000",  # stop loading after 15 s and take the screenshot anyway
         f"--screenshot={png}",
         html_file.resolve().as_uri(),
     ]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=90)
-    assert done.returncode == 0 and png.is_file(), f"chromium failed ({done.returncode}): {done.stderr[-2000:]}"
+    log = png.with_suffix(".log")
+    # A file, not a pipe, for output: Chromium's helpers can outlive it and hold a pipe open.
+    with log.open("wb") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            code: int | None = proc.wait(timeout=45)
+        except subprocess.TimeoutExpired:
+            code = None
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)  # this run's own session only
+            proc.wait()
+    output = log.read_text(errors="replace")[-2000:]
+    assert code == 0 and png.is_file(), f"chromium failed (exit {code}): {output}"
 
 
 def _paeth_row(line: bytearray, prev: bytes, bpp: int) -> None:
@@ -238,6 +254,47 @@ def test_proxy_catches_a_page_request(tmp_path: Path, proxy: tuple[str, list[str
     requested = page_requests(seen)
     assert any("/probe.png" in line for line in requested), seen
     assert any("/loopback.png" in line for line in requested), seen
+
+
+# Every vector reports itself to the proxy when it works: loads directly, scripts through a beacon image.
+def _beacon(name: str) -> str:
+    return f"new Image().src='http://beacon.example/{name}'"
+
+
+REFRESH = '<meta http-equiv="refresh" content="0;url=http://beacon.example/refresh">'
+BEACONS = f"""<!DOCTYPE html><html><head><base href="http://beacon.example/base/">{REFRESH}
+<link rel="stylesheet" href="http://beacon.example/style.css">
+<link rel="preload" as="image" href="http://beacon.example/preload.png">
+<script src="http://beacon.example/script-src.js"></script><script>{_beacon("script-inline")}</script>
+<style>@import url(http://beacon.example/import.css);
+@font-face {{ font-family: bf; src: url(http://beacon.example/font.woff) }} .f {{ font-family: bf }}</style>
+</head><body onload="{_beacon("onload")}"><div id="post"><p>Hostile post</p>
+<img src="missing.png" onerror="{_beacon("onerror")}"><img srcset="http://beacon.example/srcset.png 1x">
+<picture><source srcset="http://beacon.example/source.png"><img alt="p"></picture>
+<div style="background:url(http://beacon.example/css-bg.png)">bg</div><p class="f">font</p>
+<iframe src="http://beacon.example/iframe"></iframe><object data="http://beacon.example/object"></object>
+<embed src="http://beacon.example/embed"><video poster="http://beacon.example/poster.png"></video>
+<svg onload="{_beacon("svg-onload")}"><image href="http://beacon.example/svg-image.png" width="9" height="9"/></svg>
+<table background="http://beacon.example/table-bg.png"><tr><td>t</td></tr></table>
+<input type="image" src="http://beacon.example/input.png">
+<details open ontoggle="{_beacon("ontoggle")}"><summary>s</summary>d</details></div></body></html>"""
+
+
+def test_hostile_page_runs_and_loads_nothing_in_the_report(tmp_path: Path, proxy: tuple[str, list[str]]) -> None:
+    proxy_url, seen = proxy
+    raw = tmp_path / "raw.html"
+    # The control leaves the refresh out: a live refresh can keep headless Chromium from ever finishing.
+    raw.write_text(BEACONS.replace(REFRESH, ""), encoding="utf-8")
+    screenshot(raw, tmp_path / "raw.png", tmp_path / "profile-raw", proxy_url)
+    live = {line.split("beacon.example/", 1)[1].split("?")[0] for line in page_requests(seen) if "beacon" in line}
+    assert len(live) >= 10, f"control: the raw page's vectors should fire in Chromium, fired: {sorted(live)}"
+
+    seen.clear()
+    pages = [Page(None, BEACONS.encode()), Page(None, b"<body><div id=post><p>Other post</p></div></body>")]
+    view = tmp_path / "view.html"
+    view.write_text(paint_page(pages[0], extract_site(pages)[0], "hostile", "raw.html"), encoding="utf-8")
+    screenshot(view, tmp_path / "view.png", tmp_path / "profile-view", proxy_url)
+    assert page_requests(seen) == [], f"the report of a hostile page made requests (raw page fired {sorted(live)})"
 
 
 LOADABLE = {
