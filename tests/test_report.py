@@ -251,6 +251,9 @@ def test_cli_report_needs_input(tmp_path: Path) -> None:
     assert main(["report", "--out", str(tmp_path)]) == 2
     with pytest.raises(SystemExit):
         main(["report", "x.html"])  # --out is required
+    with pytest.raises(SystemExit) as missing:
+        main(["report", str(tmp_path / "no-such.html"), "--out", str(tmp_path / "r")])
+    assert missing.value.code == 2 and not (tmp_path / "r").exists()
 
 
 def test_cli_report_corpus_site_non_ascii_stays_utf8(corpus_root: Path, tmp_path: Path) -> None:
