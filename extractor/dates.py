@@ -43,7 +43,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     # November 11, 2026 at 6:54 am
     (re.compile(r"([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})" + _TIME, re.I), "mdy"),
     # 11 November 2026 6:54
-    (re.compile(r"(\d{1,2})(?:st|nd|rd|th)?\s+([a-z]{3,9})\.?,?\s+(\d{4})" + _TIME, re.I), "dmy"),
+    (re.compile(r"(\d{1,2})(?:st|nd|rd|th|\.)?\s+([a-z]{3,9})\.?,?\s+(\d{4})" + _TIME, re.I), "dmy"),
 ]
 
 

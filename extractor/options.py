@@ -48,6 +48,9 @@ class Options:
     skip_template_outliers: bool = False
     # Beyond the papers: split comment blocks into individual comments (records.py) (D8).
     comment_records: bool = False
+    # Issue 6 / 2013 §4.7: when no page of a set is comment-free, look for the comment region by
+    # identifiers learned on other sites and by repeated dated units (fallback.py) (D9).
+    comment_fallback: bool = False
 
     def but(self, **changes: object) -> Options:
         """A copy with some fields changed: ``DEFAULT.but(reextract=False)``."""
@@ -66,6 +69,7 @@ DEFAULT = Options(
     robust_post_identifiers=True,
     skip_template_outliers=True,
     comment_records=True,
+    comment_fallback=True,
 )
 
 PRESETS: dict[str, Options] = {"paper": PAPER, "default": DEFAULT}

@@ -9,11 +9,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .blocks import Block, parse_blocks
 from .decode import decode_html
+from .fallback import dated_comment_region, known_comment_region
 from .features import block_vector
 from .identifiers import (
     DEFAULT_IDENTIFIER,
@@ -119,13 +120,19 @@ def _looks_binary(text: str) -> bool:
     return bad > len(sample) * 0.1
 
 
-def extract_site(pages: Sequence[Page], options: Options = DEFAULT) -> list[PageExtraction]:
-    """Extract posts and comments from one site's set of pages (both papers, in order)."""
+def extract_site(
+    pages: Sequence[Page], options: Options = DEFAULT, known_comment_ids: Iterable[str] = ()
+) -> list[PageExtraction]:
+    """Extract posts and comments from one site's set of pages (both papers, in order).
+
+    ``known_comment_ids``: identifiers that held comments on other sites (2013 §4.7), used only
+    when this set shows no comment-free page (fallback.py).
+    """
     cache: dict[object, Vector] = {}
     parsed = [read_page(p, options, cache) for p in pages]
     good = [p for p in parsed if p.error is None]
     results = {id(p): p for p in good}
-    roles = classify(good, options)
+    roles = classify(good, options, frozenset(known_comment_ids))
     records = split_comments([p.blocks for p in good], roles.roles) if options.comment_records else None
     out = []
     ok = 0
@@ -153,8 +160,10 @@ class SiteRoles:
     warnings: list[str]
 
 
-def classify(pages: Sequence[ParsedPage], options: Options) -> SiteRoles:
-    """Steps 4-8 over the parsed pages of one set."""
+def classify(
+    pages: Sequence[ParsedPage], options: Options, known_comment_ids: frozenset[str] = frozenset()
+) -> SiteRoles:
+    """Steps 4-8 over the parsed pages of one set (then the no-comment-free-page fallback)."""
     blocks = [p.blocks for p in pages]
     vectors = [p.vectors for p in pages]
     warnings: list[str] = []
@@ -207,9 +216,35 @@ def classify(pages: Sequence[ParsedPage], options: Options) -> SiteRoles:
     roles = separate_roles(content, idents, post_ids)
     for p in outliers:
         roles[p] = [POST if role == COMMENT else role for role in roles[p]]
-    if len(pages) > 1 and not any(COMMENT in r for r in roles):
-        warnings.append("no comments found in the set: if every page has comments they were taken as post")
+    if len(pages) > 1:
+        roles, note = _no_comment_free_page(blocks, roles, idents, options, known_comment_ids)
+        if note:
+            warnings.append(note)
     return SiteRoles(roles, idents, content, unique, eligible, post_ids, metadata_ids, warnings)
+
+
+NO_COMMENTS = "no comments found in the set: if every page has comments they were taken as post"
+
+
+def _no_comment_free_page(
+    blocks: Sequence[Sequence[Block]],
+    roles: list[list[str]],
+    idents: Sequence[Sequence[str]],
+    options: Options,
+    known: frozenset[str],
+) -> tuple[list[list[str]], str]:
+    """Comments taken as post because no page is comment-free: the fallbacks (fallback.py)."""
+    none_found = not any(COMMENT in r for r in roles)
+    if not options.comment_fallback:
+        return roles, NO_COMMENTS if none_found else ""
+    if known and none_found:
+        found = known_comment_region(idents, roles, set(known))
+        if any(COMMENT in r for r in found):
+            return found, "comments found by identifiers learned on other sites (no comment-free page)"
+    dated = dated_comment_region(blocks, roles)
+    if dated is not None and dated != roles:
+        return dated, "comments found as repeated dated units in the post (no comment-free page)"
+    return roles, NO_COMMENTS if none_found else ""
 
 
 def page_output(

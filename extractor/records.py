@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from .blocks import Block
 from .dates import parse_date
@@ -150,23 +151,38 @@ class _Unit:
     root: Block
     parent: int | None  # index in the page's unit list
     own: list[Block]
+    heads: set[int]  # the root and any paired sibling (<dd> after <dt>)
 
 
 def find_units(blocks: Sequence[Block], roles: Sequence[str], signature: UnitSignature) -> list[_Unit]:
-    """Comment units of one page in document order, with their own blocks (not their replies')."""
+    """Comment units of one page in document order, with their own blocks (not their replies').
+
+    A unit may continue into the sibling that follows it when the list pairs them (``<dt>`` author
+    and date, then ``<dd>`` text): a tag that follows at least half of the unit roots of a parent.
+    """
     kids = _children(blocks)
     counts = _comment_counts(blocks, roles, kids)
     texts = _text_counts(blocks, kids)
+    # a comment whose words also occur on another page ("Thanks!") has no comment block left,
+    # but it still has the unit's class: with a class signature, any unit with text counts
+    roots = {
+        b.index
+        for b in blocks
+        if (counts[b.index] or (signature.tokens and texts[b.index]))
+        and signature.matches(b)
+        and roles[b.index] != POST
+    }
+    pair_tags = _pair_tags(blocks, kids, roots)
     unit_of = [-1] * len(blocks)
     units: list[_Unit] = []
     for b in blocks:
         up = unit_of[b.parent] if b.parent >= 0 else -1
-        # a comment whose words also occur on another page ("Thanks!") has no comment block left,
-        # but it still has the unit's class: with a class signature, any unit with text counts
-        bearing = counts[b.index] or (signature.tokens and texts[b.index])
-        if bearing and signature.matches(b) and roles[b.index] != POST:
-            units.append(_Unit(b, up if up >= 0 else None, []))
+        if b.index in roots:
+            units.append(_Unit(b, up if up >= 0 else None, [], {b.index}))
             unit_of[b.index] = len(units) - 1
+        elif b.prev_sibling in roots and pair_tags.get(b.parent) == b.tag:
+            unit_of[b.index] = unit_of[b.prev_sibling]
+            units[unit_of[b.index]].heads.add(b.index)
         else:
             unit_of[b.index] = up
         if unit_of[b.index] >= 0:
@@ -174,13 +190,33 @@ def find_units(blocks: Sequence[Block], roles: Sequence[str], signature: UnitSig
     return units
 
 
-def _slot(block: Block, root: Block, blocks: Sequence[Block]) -> tuple[str, ...]:
+def _pair_tags(blocks: Sequence[Block], kids: list[list[int]], roots: set[int]) -> dict[int, str]:
+    """Per parent, the tag of the sibling that follows most unit roots (``dd`` after ``dt``)."""
+    out: dict[int, str] = {}
+    for parent, children in enumerate(kids):
+        n_roots = sum(1 for c in children if c in roots)
+        if not n_roots:
+            continue
+        follows = Counter(blocks[b].tag for a, b in pairwise(children) if a in roots and b not in roots)
+        if follows:
+            tag, n = follows.most_common(1)[0]
+            if n * 2 >= n_roots:
+                out[parent] = tag
+    return out
+
+
+def _slot(block: Block, unit: _Unit, blocks: Sequence[Block]) -> tuple[str, ...]:
+    """Where a block sits in its unit: the tags (and first class) from the unit's head down."""
     path: list[str] = []
     node = block
-    while node.index != root.index and node.index >= 0:
+    while node.index not in unit.heads:
         first = node.element_class.split()[0] if node.element_class and node.element_class.split() else ""
         path.append(f"{node.tag}.{first}")
-        node = blocks[node.parent] if node.parent >= 0 else root
+        if node.parent < 0:
+            break
+        node = blocks[node.parent]
+    if node.index != unit.root.index:
+        path.append(f"+{node.tag}")  # inside the paired sibling (<dd> after <dt>)
     return tuple(reversed(path))
 
 
@@ -199,7 +235,7 @@ def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequ
             for pos, b in enumerate(unit.own):
                 if b is unit.root and not b.text:
                     continue
-                slot = _slot(b, unit.root, blocks)
+                slot = _slot(b, unit, blocks)
                 per_unit[slot] += 1
                 texts.setdefault(slot, []).append(b.text)
                 commented[slot] += roles[b.index] == COMMENT and bool(b.text)
@@ -284,7 +320,7 @@ def build_records(
         lines: list[str] = []
         author = date = date_raw = None
         for b in unit.own:
-            slot = _slot(b, unit.root, blocks)
+            slot = _slot(b, unit, blocks)
             if slot == kinds.author and author is None and b.text:
                 author = _author(b.text.split("\n")[0], kinds)
             elif slot in kinds.date and date is None:

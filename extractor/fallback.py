@@ -1,0 +1,101 @@
+"""When no page of a set is comment-free: find the comments anyway (issue 6; 2013 §4.7).
+
+    >>> from extractor.fallback import known_comment_region
+    >>> known_comment_region([["#post", "#comments"]], [["post", "post"]], {"#comments"})
+    [['post', 'comment']]
+
+The 2013 method takes every identifier that carries content on every page as the post, so when
+every page of a set has comments (common in archived page sets) the comments become post. Two
+pieces of evidence that do not need a comment-free page:
+
+1. **Identifiers learned on other sites** (the paper's §4.7 proposal): an identifier that held
+   only comments on sites where separation worked (``#comments``, ``.commentlist``) marks the
+   comment region here too.
+2. **Repeated dated units**: after the main text, a run of sibling blocks with the same tag and
+   class, each carrying a date (a ``<time datetime>`` or a printed date) and text, on most pages of
+   the set. Lists in a post rarely date every item; comment lists do.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from .blocks import Block
+from .dates import parse_date
+from .records import SIGNATURE_TOKEN_SHARE, UnitSignature, _children, _pair_tags, _tokens
+from .separate import COMMENT, POST
+
+# A short block holding a date: the date line of a comment, not a paragraph that names a day.
+DATE_LINE_CHARS = 80
+# Share of a candidate's units that must carry a date, and of pages that must show the region.
+DATED_SHARE = 0.6
+PAGE_SHARE = 0.5
+
+
+def known_comment_region(
+    idents: Sequence[Sequence[str]], roles: Sequence[Sequence[str]], known: set[str]
+) -> list[list[str]]:
+    """Post blocks whose identifier held comments on other sites become comments."""
+    return [
+        [COMMENT if role == POST and ident in known else role for ident, role in zip(ids, page, strict=True)]
+        for ids, page in zip(idents, roles, strict=True)
+    ]
+
+
+def _dated(block: Block) -> bool:
+    return bool(block.datetimes) or (0 < len(block.text) <= DATE_LINE_CHARS and parse_date(block.text) is not None)
+
+
+def _dated_units(blocks: Sequence[Block], roles: Sequence[str]) -> list[tuple[UnitSignature, list[int]]]:
+    """Candidate comment lists of one page: repeated sibling blocks, most of them dated."""
+    kids = _children(blocks)
+    dated = [int(_dated(b)) for b in blocks]
+    text = [int(bool(b.text) and roles[b.index] != "boilerplate") for b in blocks]
+    for i in range(len(blocks) - 1, -1, -1):
+        dated[i] = min(1, dated[i] + sum(dated[k] for k in kids[i]))
+        text[i] += sum(text[k] for k in kids[i])
+    # comments follow the post: units start after the first post text (the title, usually)
+    start = next((b.index for b in blocks if roles[b.index] == POST and b.text), 0)
+    out = []
+    for node in range(len(blocks)):
+        groups: dict[str, list[int]] = {}
+        for k in kids[node]:
+            if text[k] and k > start:
+                groups.setdefault(blocks[k].tag, []).append(k)
+        for tag, members in groups.items():
+            if len(members) >= 2 and sum(dated[k] for k in members) >= DATED_SHARE * len(members):
+                counts = Counter(t for k in members for t in _tokens(blocks[k]))
+                shared = frozenset(t for t, n in counts.items() if n >= SIGNATURE_TOKEN_SHARE * len(members))
+                out.append((UnitSignature(tag, shared), members))
+    return out
+
+
+def dated_comment_region(pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]]) -> list[list[str]] | None:
+    """Post blocks inside repeated dated units (on most pages) become comments; None if no such units."""
+    votes: Counter[UnitSignature] = Counter()
+    for blocks, page_roles in zip(pages, roles, strict=True):
+        votes.update({sig for sig, _ in _dated_units(blocks, page_roles)})
+    if not votes:
+        return None
+    signature, n = votes.most_common(1)[0]
+    if n < PAGE_SHARE * len(pages):
+        return None
+    out = []
+    for blocks, page_roles in zip(pages, roles, strict=True):
+        inside = [False] * len(blocks)
+        heads: set[int] = set()
+        for sig, members in _dated_units(blocks, page_roles):
+            if sig.tag == signature.tag and sum(signature.matches(blocks[k]) for k in members) * 2 >= len(members):
+                heads.update(members)
+        pair = _pair_tags(blocks, _children(blocks), heads)
+        for b in blocks:  # the <dd> that follows each dated <dt> belongs to it
+            if b.index in heads or (b.prev_sibling in heads and pair.get(b.parent) == b.tag):
+                inside[b.index] = True
+        for b in blocks:
+            if b.parent >= 0 and inside[b.parent]:
+                inside[b.index] = True
+        out.append(
+            [COMMENT if role == POST and inside[b.index] else role for b, role in zip(blocks, page_roles, strict=True)]
+        )
+    return out
