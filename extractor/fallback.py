@@ -28,9 +28,10 @@ from .separate import COMMENT, POST
 
 # A short block holding a date: the date line of a comment, not a paragraph that names a day.
 DATE_LINE_CHARS = 80
-# Share of a candidate's units that must carry a date, and of pages that must show the region.
+# Share of a candidate's units that must carry a date, and of pages that must show a repeated
+# dated list of one kind (pages with a single comment cannot show repetition, so this is low).
 DATED_SHARE = 0.6
-PAGE_SHARE = 0.5
+VOTE_SHARE = 0.25
 
 
 def known_comment_region(
@@ -47,7 +48,9 @@ def _dated(block: Block) -> bool:
     return bool(block.datetimes) or (0 < len(block.text) <= DATE_LINE_CHARS and parse_date(block.text) is not None)
 
 
-def _dated_units(blocks: Sequence[Block], roles: Sequence[str]) -> list[tuple[UnitSignature, list[int]]]:
+def _dated_units(
+    blocks: Sequence[Block], roles: Sequence[str], min_members: int = 2
+) -> list[tuple[UnitSignature, list[int]]]:
     """Candidate comment lists of one page: repeated sibling blocks, most of them dated."""
     kids = _children(blocks)
     dated = [int(_dated(b)) for b in blocks]
@@ -55,16 +58,24 @@ def _dated_units(blocks: Sequence[Block], roles: Sequence[str]) -> list[tuple[Un
     for i in range(len(blocks) - 1, -1, -1):
         dated[i] = min(1, dated[i] + sum(dated[k] for k in kids[i]))
         text[i] += sum(text[k] for k in kids[i])
-    # comments follow the post: units start after the first post text (the title, usually)
+    # comments follow the post, in a list of their own: units come after the post's first text
+    # (its title, usually), and their list does not hold that first text
     start = next((b.index for b in blocks if roles[b.index] == POST and b.text), 0)
+    holds_start = set()
+    node_up = start
+    while node_up >= 0:
+        holds_start.add(node_up)
+        node_up = blocks[node_up].parent
     out = []
     for node in range(len(blocks)):
+        if node in holds_start:
+            continue
         groups: dict[str, list[int]] = {}
         for k in kids[node]:
             if text[k] and k > start:
                 groups.setdefault(blocks[k].tag, []).append(k)
         for tag, members in groups.items():
-            if len(members) >= 2 and sum(dated[k] for k in members) >= DATED_SHARE * len(members):
+            if len(members) >= min_members and sum(dated[k] for k in members) >= DATED_SHARE * len(members):
                 counts = Counter(t for k in members for t in _tokens(blocks[k]))
                 shared = frozenset(t for t, n in counts.items() if n >= SIGNATURE_TOKEN_SHARE * len(members))
                 out.append((UnitSignature(tag, shared), members))
@@ -79,13 +90,14 @@ def dated_comment_region(pages: Sequence[Sequence[Block]], roles: Sequence[Seque
     if not votes:
         return None
     signature, n = votes.most_common(1)[0]
-    if n < PAGE_SHARE * len(pages):
+    if n < VOTE_SHARE * len(pages):
         return None
     out = []
     for blocks, page_roles in zip(pages, roles, strict=True):
         inside = [False] * len(blocks)
         heads: set[int] = set()
-        for sig, members in _dated_units(blocks, page_roles):
+        # pages with a single comment show no repetition: a dated unit of the voted kind suffices
+        for sig, members in _dated_units(blocks, page_roles, min_members=1):
             if sig.tag == signature.tag and sum(signature.matches(blocks[k]) for k in members) * 2 >= len(members):
                 heads.update(members)
         pair = _pair_tags(blocks, _children(blocks), heads)
