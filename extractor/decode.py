@@ -30,14 +30,28 @@ class Decoded:
     source: str  # "bom", "header", "meta", "utf-8", "detected" or "fallback"
 
 
+# Single-byte Latin code pages a detector confuses on short Western text ("très" read as cp1257
+# "trčs"): when windows-1252 fits the bytes as well, it wins, as the Web's default 8-bit encoding.
+_LATIN_LOOKALIKES = {
+    "cp1250", "cp1254", "cp1257", "iso8859_2", "iso8859_4", "iso8859_9", "iso8859_10", "iso8859_13",
+    "iso8859_14", "iso8859_15", "iso8859_16", "latin_1", "mac_latin2", "mac_roman", "mac_iceland",
+    "mac_turkish", "cp850", "cp437", "cp858",
+}  # fmt: skip
+
+
 def _detect(data: bytes) -> str | None:
     try:
         data.decode("utf-8")
         return "utf-8"
     except UnicodeDecodeError:
         pass
-    best = from_bytes(data[:_DETECT_SAMPLE]).best()
-    return best.encoding if best is not None else "cp1252"
+    matches = from_bytes(data[:_DETECT_SAMPLE])
+    best = matches.best()
+    if best is None:
+        return "cp1252"
+    if best.encoding in _LATIN_LOOKALIKES and any("cp1252" in m.could_be_from_charset for m in matches):
+        return "cp1252"
+    return best.encoding
 
 
 def header_value(headers: Mapping[str, object] | None, name: str) -> str | None:
@@ -69,6 +83,9 @@ def _valid_utf8_with_multibyte(data: bytes) -> bool:
 def decode_html(data: bytes, headers: Mapping[str, object] | None = None) -> Decoded:
     """Decode a fetched page; never raises on bad bytes (undecodable bytes become U+FFFD)."""
     content_type = header_value(headers, "content-type")
+    if data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):  # a BOM outranks any label
+        encoding, text = html_to_unicode(None, data)
+        return Decoded(text, encoding, "bom")
     declared = http_content_type_encoding(content_type) or html_body_declared_encoding(data[:4096])
     if declared and declared.lower().replace("-", "_") in _LATIN1_FAMILY and _valid_utf8_with_multibyte(data):
         return Decoded(data.decode("utf-8"), "utf-8", "utf-8")

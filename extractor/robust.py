@@ -32,6 +32,7 @@ class IdentifierStats:
     """Where one identifier carries content across the set."""
 
     pages: set[int] = field(default_factory=set)
+    shown: set[int] = field(default_factory=set)  # pages where it labels any text, content or not
     max_blocks: int = 0  # most content blocks on one page
     max_chars: int = 0  # longest content block
     chars: int = 0
@@ -46,9 +47,12 @@ def identifier_stats(
     for p, (blocks, flags, ids) in enumerate(zip(pages, content, idents, strict=True)):
         per_page: dict[str, int] = {}
         for b, flag, ident in zip(blocks, flags, ids, strict=True):
-            if not flag or not b.text:
+            if not b.text:
                 continue
             s = stats.setdefault(ident, IdentifierStats())
+            s.shown.add(p)
+            if not flag:
+                continue
             s.pages.add(p)
             per_page[ident] = per_page.get(ident, 0) + 1
             s.max_chars = max(s.max_chars, b.text_chars)
@@ -94,8 +98,11 @@ def robust_post_identifiers(
     if n < 2:
         return Separation(post, metadata, notes)
     majority = {i for i, s in stats.items() if len(s.pages) >= MAJORITY * n}
-    for ident in majority - every:
-        s = stats[ident]
+    # per-page metadata: a category line repeated on two pages is boilerplate there, so count the
+    # pages where the identifier labels any text, not only content
+    for ident, s in stats.items():
+        if ident in every or not s.pages or len(s.shown) < MAJORITY * n:
+            continue
         if s.max_blocks == 1 and s.max_chars <= METADATA_MAX_CHARS:
             metadata.add(ident)
     # the main post identifier: the every-page one with the most text, else (one page's post

@@ -85,11 +85,6 @@ def test_utf16_bom():
     assert d.source == "bom"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="extractor bug: a BOM page declared latin-1 is read as UTF-8 but keeps U+FEFF in its text "
-    "(decode.py's mislabelled-UTF-8 branch runs before the BOM check)",
-)
 def test_bom_wins_over_a_latin1_header():
     d = decode_html(b"\xef\xbb\xbf" + page(FR).encode("utf-8"), {"Content-Type": "text/html; charset=iso-8859-1"})
     assert FR in d.text
@@ -174,11 +169,6 @@ def test_undeclared_windows_1252_is_detected(text):
     assert text in d.text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="extractor bug: charset-normalizer picks cp1257 for undeclared French windows-1252 text "
-    "('très' -> 'trčs', 'à' -> 'ą'); undeclared 8-bit Western pages should prefer windows-1252",
-)
 def test_undeclared_windows_1252_french_is_detected():
     d = decode_html(page(FR).encode("cp1252"))
     assert FR in d.text

@@ -113,13 +113,6 @@ def test_dev_corpus_score_floor(dev_report, key):
     assert numbers[metric] >= FLOORS[key]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="extractor weakness (robust.py D6 metadata rule): an identifier is per-page metadata only if "
-    "it carries content on >= half of the pages, but a category line that repeats on another page is "
-    "boilerplate there and is not counted; tt21 sits at 15/30, so without 34.html (14/29) the "
-    "'.post-taxonomies' lines land in comments on comment-free pages",
-)
 def test_tt21_minus_one_page_keeps_category_lines_out_of_comments(corpus_root):
     (site,) = list(iter_corpus(corpus_root, ["wordpress"], ["tt21"]))
     kept = [(f, t) for f, t in zip(site.page_files(), site.truth, strict=True) if f.name != "34.html"]
