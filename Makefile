@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup run watch test lint evaluate bench demo clean
+.PHONY: setup run watch test lint evaluate bench report demo clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -21,6 +21,7 @@ watch: $(STAMP)
 	$(BIN)/scrapy crawl blogs -a watch=1
 
 test: $(STAMP)
+	bash scripts/ensure_chromium.sh
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
@@ -33,6 +34,9 @@ evaluate: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/extract_speed.py
+
+report: $(STAMP)
+	$(BIN)/python -m extractor report --corpus ../shared/corpus --out report
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
