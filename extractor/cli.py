@@ -11,20 +11,23 @@ import argparse
 import json
 import os
 import sys
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import IO
 
 from .corpus import CorpusSite, iter_corpus
+from .identifiers import DEFAULT_IDENTIFIER
 from .options import PRESETS, Options
-from .pipeline import Page, PageExtraction, extract_site
+from .pipeline import NO_COMMENTS, Page, PageExtraction, extract_site
 from .scoring import RecordCounts, SiteScore, macro, metrics, pooled, score_page, score_records
+from .separate import COMMENT, POST
 
 
-def _extract_files(paths: Sequence[Path], options: Options) -> list[PageExtraction]:
+def _extract_files(paths: Sequence[Path], options: Options) -> list[PageExtraction]:  # one site's saved pages
     pages = [Page(None, p.read_bytes()) for p in paths]
     return extract_site(pages, options)
 
@@ -53,10 +56,18 @@ def parse_overrides(preset: str, settings: Sequence[str] | None) -> Options:
     return options.but(**changes)
 
 
-def _site_job(args: tuple[CorpusSite, Options]) -> list[dict[str, object]]:
-    site, options = args
+@dataclass(slots=True)
+class _SiteResult:
+    rows: list[dict[str, object]]
+    comment_ids: set[str]  # identifiers that carried comments, where separation had its evidence
+    post_ids: set[str]
+    no_comments: bool  # the set yielded no comment at all
+
+
+def _site_job(args: tuple[CorpusSite, Options, frozenset[str]]) -> _SiteResult:
+    site, options, known = args
     files = site.page_files()
-    results = _extract_files(files, options)
+    results = extract_site([Page(None, p.read_bytes()) for p in files], options, known)
     rows = []
     for path, res in zip(files, results, strict=True):
         rel = path.relative_to(site.dir).as_posix()
@@ -68,22 +79,51 @@ def _site_job(args: tuple[CorpusSite, Options]) -> list[dict[str, object]]:
         if res.warnings:
             row["warnings"] = res.warnings
         rows.append(row)
-    return rows
+    warned = {w for r in results for w in r.warnings}
+    fallback = any("no comment-free page" in w for w in warned)
+    ids = set() if fallback else {b.identifier for r in results for b in r.blocks if b.role == COMMENT}
+    ids.discard(DEFAULT_IDENTIFIER)
+    posts = {b.identifier for r in results for b in r.blocks if b.role == POST}
+    return _SiteResult(rows, ids, posts, NO_COMMENTS in warned)
 
 
 def extract_corpus(
     root: Path, options: Options, sources: list[str] | None = None, sites: list[str] | None = None, jobs: int = 0
 ) -> Iterator[tuple[CorpusSite, list[dict[str, object]]]]:
-    """Extract every site of a corpus (one set per site), in parallel processes when jobs > 1."""
+    """Extract every site of a corpus (one set per site), in parallel processes when jobs > 1.
+
+    Sets that yield no comment at all are extracted again with the comment identifiers learned on
+    the *other* sites (2013 §4.7; leave-one-out, so a site never learns from itself).
+    """
     all_sites = list(iter_corpus(root, sources, sites))
     jobs = jobs or min(os.cpu_count() or 1, 4)
-    work = [(s, options) for s in all_sites]
+    first = _run_jobs([(s, options, frozenset()) for s in all_sites], jobs)
+    again = []
+    if options.comment_fallback:
+        for i, result in enumerate(first):
+            if result.no_comments:
+                others = [r for j, r in enumerate(first) if j != i]
+                known = learned_comment_ids([r.comment_ids for r in others], [r.post_ids for r in others])
+                if known:
+                    again.append((i, (all_sites[i], options, frozenset(known))))
+    for i, result in zip([i for i, _ in again], _run_jobs([w for _, w in again], jobs), strict=True):
+        first[i] = result
+    for site, result in zip(all_sites, first, strict=True):
+        yield site, result.rows
+
+
+def learned_comment_ids(comment_ids: Sequence[set[str]], post_ids: Sequence[set[str]], sites: int = 2) -> set[str]:
+    """Identifiers that carried comments on at least ``sites`` sites and the post on none (§4.7)."""
+    seen = Counter(i for ids in comment_ids for i in ids)
+    never_post = set().union(*post_ids) if post_ids else set()
+    return {i for i, n in seen.items() if n >= sites and i not in never_post}
+
+
+def _run_jobs(work: list[tuple[CorpusSite, Options, frozenset[str]]], jobs: int) -> list[_SiteResult]:
     if jobs > 1 and len(work) > 1:
         with ProcessPoolExecutor(jobs) as pool:
-            yield from zip(all_sites, pool.map(_site_job, work, chunksize=1), strict=True)
-    else:
-        for item in work:
-            yield item[0], _site_job(item)
+            return list(pool.map(_site_job, work, chunksize=1))
+    return [_site_job(w) for w in work]
 
 
 def _write_rows(rows: list[dict[str, object]], out: IO[str], records: bool = False) -> None:
