@@ -33,6 +33,7 @@ class IdentifierStats:
 
     pages: set[int] = field(default_factory=set)
     shown: set[int] = field(default_factory=set)  # pages where it labels any text, content or not
+    max_shown: int = 0  # most non-link text blocks it labels on one page, content or not
     max_blocks: int = 0  # most content blocks on one page
     max_chars: int = 0  # longest content block
     chars: int = 0
@@ -46,11 +47,14 @@ def identifier_stats(
     stats: dict[str, IdentifierStats] = {}
     for p, (blocks, flags, ids) in enumerate(zip(pages, content, idents, strict=True)):
         per_page: dict[str, int] = {}
+        shown: dict[str, int] = {}
         for b, flag, ident in zip(blocks, flags, ids, strict=True):
             if not b.text:
                 continue
             s = stats.setdefault(ident, IdentifierStats())
             s.shown.add(p)
+            if b.link_density <= 0.5:  # links (related posts, tag clouds) are not what it says
+                shown[ident] = shown.get(ident, 0) + 1
             if not flag:
                 continue
             s.pages.add(p)
@@ -61,6 +65,8 @@ def identifier_stats(
             s.last[p] = b.index
         for ident, n in per_page.items():
             stats[ident].max_blocks = max(stats[ident].max_blocks, n)
+        for ident, n in shown.items():
+            stats[ident].max_shown = max(stats[ident].max_shown, n)
     return stats
 
 
@@ -98,12 +104,13 @@ def robust_post_identifiers(
     if n < 2:
         return Separation(post, metadata, notes)
     majority = {i for i, s in stats.items() if len(s.pages) >= MAJORITY * n}
-    # per-page metadata: a category line repeated on two pages is boilerplate there, so count the
-    # pages where the identifier labels any text, not only content
+    # per-page metadata: one short text block per page under its own identifier. A category line
+    # repeated on two pages is boilerplate there, so count the pages where the identifier labels
+    # any text; a comment area labels more (its heading, its form, its comments)
     for ident, s in stats.items():
         if ident in every or not s.pages or len(s.shown) < MAJORITY * n:
             continue
-        if s.max_blocks == 1 and s.max_chars <= METADATA_MAX_CHARS:
+        if s.max_shown == 1 and s.max_chars <= METADATA_MAX_CHARS:
             metadata.add(ident)
     # the main post identifier: the every-page one with the most text, else (one page's post
     # container held no text) the majority one with the most text
