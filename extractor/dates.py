@@ -37,6 +37,7 @@ _MONTHS = {
     for m in names
 }
 _TIME = r"(?:\D{0,6}?(\d{1,2})[:時](\d{2})(?:[:分](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|午前|午後)?)?"
+_DIGIT = re.compile(r"\d")
 _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     # 2026-11-11 06:54, 2026/11/11 6:54, 2026.11.11, 2026年11月11日 6:54
     (re.compile(r"(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?" + _TIME, re.I), "ymd"),
@@ -60,7 +61,7 @@ def _iso_value(text: str) -> str | None:
 
 def parse_date(text: str | None) -> str | None:
     """ISO 8601 for a printed or machine date, or None when nothing date-like is found."""
-    if not text:
+    if not text or not _DIGIT.search(text):
         return None
     iso = _iso_value(text)
     if iso:

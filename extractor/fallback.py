@@ -48,10 +48,12 @@ def _dated(block: Block) -> bool:
     return bool(block.datetimes) or (0 < len(block.text) <= DATE_LINE_CHARS and parse_date(block.text) is not None)
 
 
-def _dated_units(
-    blocks: Sequence[Block], roles: Sequence[str], min_members: int = 2
-) -> list[tuple[UnitSignature, list[int]]]:
-    """Candidate comment lists of one page: repeated sibling blocks, most of them dated."""
+def _dated_units(blocks: Sequence[Block], roles: Sequence[str]) -> list[tuple[UnitSignature, list[int]]]:
+    """Candidate comment lists of one page: sibling blocks of one tag, most of them dated.
+
+    Single members are returned too: a page with one comment cannot show repetition, but its unit
+    still counts once the other pages voted for its kind.
+    """
     kids = _children(blocks)
     dated = [int(_dated(b)) for b in blocks]
     text = [int(bool(b.text) and roles[b.index] != "boilerplate") for b in blocks]
@@ -75,7 +77,7 @@ def _dated_units(
             if text[k] and k > start:
                 groups.setdefault(blocks[k].tag, []).append(k)
         for tag, members in groups.items():
-            if len(members) >= min_members and sum(dated[k] for k in members) >= DATED_SHARE * len(members):
+            if sum(dated[k] for k in members) >= DATED_SHARE * len(members):
                 counts = Counter(t for k in members for t in _tokens(blocks[k]))
                 shared = frozenset(t for t, n in counts.items() if n >= SIGNATURE_TOKEN_SHARE * len(members))
                 out.append((UnitSignature(tag, shared), members))
@@ -84,20 +86,20 @@ def _dated_units(
 
 def dated_comment_region(pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]]) -> list[list[str]] | None:
     """Post blocks inside repeated dated units (on most pages) become comments; None if no such units."""
+    units = [_dated_units(blocks, page_roles) for blocks, page_roles in zip(pages, roles, strict=True)]
     votes: Counter[UnitSignature] = Counter()
-    for blocks, page_roles in zip(pages, roles, strict=True):
-        votes.update({sig for sig, _ in _dated_units(blocks, page_roles)})
+    for page_units in units:
+        votes.update({sig for sig, members in page_units if len(members) >= 2})
     if not votes:
         return None
     signature, n = votes.most_common(1)[0]
     if n < VOTE_SHARE * len(pages):
         return None
     out = []
-    for blocks, page_roles in zip(pages, roles, strict=True):
+    for blocks, page_roles, page_units in zip(pages, roles, units, strict=True):
         inside = [False] * len(blocks)
         heads: set[int] = set()
-        # pages with a single comment show no repetition: a dated unit of the voted kind suffices
-        for sig, members in _dated_units(blocks, page_roles, min_members=1):
+        for sig, members in page_units:
             if sig.tag == signature.tag and sum(signature.matches(blocks[k]) for k in members) * 2 >= len(members):
                 heads.update(members)
         pair = _pair_tags(blocks, _children(blocks), heads)

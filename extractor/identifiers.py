@@ -29,8 +29,23 @@ from .options import ClassMode
 DEFAULT_IDENTIFIER = "_default"
 
 
-def candidates(block: Block, class_mode: ClassMode) -> list[str]:
+_CANDIDATES: dict[tuple[str | None, str | None, str], tuple[str, ...]] = {}
+
+
+def candidates(block: Block, class_mode: ClassMode) -> tuple[str, ...]:
     """The block element's identifiers, in the order they are tried."""
+    if block.element_id is None and block.element_class is None:
+        return ()
+    key = (block.element_id, block.element_class, class_mode)
+    hit = _CANDIDATES.get(key)
+    if hit is None:
+        hit = tuple(_candidates(block, class_mode))
+        if len(_CANDIDATES) < 200_000:  # a bounded memo: id/class values repeat across a site's pages
+            _CANDIDATES[key] = hit
+    return hit
+
+
+def _candidates(block: Block, class_mode: ClassMode) -> list[str]:
     out: list[str] = []
     if block.element_id and block.element_id.strip():
         out.append("#" + block.element_id.strip())

@@ -129,12 +129,23 @@ def _prefixes(distinct: list[_Distinct], threshold: float) -> list[list[str]]:
     return out
 
 
+Grouping = tuple[list[_Distinct], list[list[int]]]
+
+
+def group_vectors(pages: Sequence[Sequence[Vector]]) -> Grouping:
+    """Identical vectors grouped once, to share between near-duplicate detection and matching."""
+    return _group(pages)
+
+
 def unique_blocks(
-    pages: Sequence[Sequence[Vector]], threshold: float = 0.9, clusters: Sequence[int] | None = None
+    pages: Sequence[Sequence[Vector]],
+    threshold: float = 0.9,
+    clusters: Sequence[int] | None = None,
+    grouped: Grouping | None = None,
 ) -> list[list[bool]]:
     """True where a block matches no block on a page of another cluster (fast, exact)."""
     cl = list(clusters) if clusters is not None else list(range(len(pages)))
-    distinct, where = _group(pages)
+    distinct, where = grouped if grouped is not None else _group(pages)
     # clusters reached by each distinct vector (itself and its verified neighbours)
     reach: list[set[int]] = [{cl[p] for p in d.pages} for d in distinct]
     open_ids = [i for i, r in enumerate(reach) if len(r) < 2 and distinct[i].vector.norm]
@@ -169,7 +180,10 @@ def unique_blocks(
 
 
 def near_duplicate_clusters(
-    pages: Sequence[Sequence[Vector]], text_chars: Sequence[Sequence[int]], share: float = 0.5
+    pages: Sequence[Sequence[Vector]],
+    text_chars: Sequence[Sequence[int]],
+    share: float = 0.5,
+    grouped: Grouping | None = None,
 ) -> list[int]:
     """Cluster ids per page: pages whose text blocks mostly coincide form one cluster (2009 §4.2).
 
@@ -178,7 +192,7 @@ def near_duplicate_clusters(
     the smaller page's such text (and at least 200 characters, so two short pages sharing a
     sentence stay apart).
     """
-    distinct, where = _group(pages)
+    distinct, where = grouped if grouped is not None else _group(pages)
     own = [0] * len(pages)
     shared: dict[tuple[int, int], int] = {}
     counted: set[tuple[int, int]] = set()

@@ -23,7 +23,7 @@ from .identifiers import (
     eligible_identifiers,
     template_outliers,
 )
-from .matching import Vector, near_duplicate_clusters, unique_blocks
+from .matching import Vector, group_vectors, near_duplicate_clusters, unique_blocks
 from .options import DEFAULT, Options
 from .records import CommentRecord, split_comments
 from .robust import drop_link_blocks, robust_post_identifiers
@@ -171,14 +171,15 @@ def classify(
         warnings.append("separation impossible: a set of one page has no other page to compare with")
     # Step 5: near-duplicate pages must not cancel each other's content (2009 §4.2).
     clusters = None
+    grouped = group_vectors(vectors)
     if options.near_duplicate_pages:
         clusters = near_duplicate_clusters(
-            vectors, [[b.text_chars for b in bl] for bl in blocks], options.near_duplicate_share
+            vectors, [[b.text_chars for b in bl] for bl in blocks], options.near_duplicate_share, grouped
         )
         if len(set(clusters)) < len(clusters):
             warnings.append(f"near-duplicate pages grouped: {len(clusters) - len(set(clusters))}")
     # Step 4: content = blocks found on only one page (2009 §3.2.5).
-    unique = unique_blocks(vectors, options.similarity_threshold, clusters)
+    unique = unique_blocks(vectors, options.similarity_threshold, clusters, grouped)
     content = unique
     if options.max_link_density is not None:
         content = drop_link_blocks(blocks, content, options.max_link_density)
