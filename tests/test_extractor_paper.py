@@ -287,19 +287,19 @@ def test_no_eligible_identifier_gives_default_everywhere():
 
 def test_id_is_tried_before_class():
     (_, div) = parse_blocks('<body><div id="main" class="post"></div></body>')
-    assert candidates(div, "attribute") == ["#main", ".post"]
+    assert list(candidates(div, "attribute")) == ["#main", ".post"]
     assert assign_identifiers([div], {"#main", ".post"}, "attribute") == ["#main"]
     assert assign_identifiers([div], {".post"}, "attribute") == [".post"]
 
 
 def test_class_mode_attribute_takes_the_whole_value():
     (_, div) = parse_blocks('<body><div class="  entry   post-7 "></div></body>')
-    assert candidates(div, "attribute") == [".entry post-7"]
+    assert list(candidates(div, "attribute")) == [".entry post-7"]
 
 
 def test_class_mode_tokens_tries_each_token_once():
     (_, div) = parse_blocks('<body><div class="entry post-7 entry"></div></body>')
-    assert candidates(div, "tokens") == [".entry", ".post-7"]
+    assert list(candidates(div, "tokens")) == [".entry", ".post-7"]
 
 
 def test_class_mode_tokens_finds_stable_token_beside_per_post_token():
