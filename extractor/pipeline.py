@@ -183,6 +183,7 @@ def classify(
     content = unique
     if options.max_link_density is not None:
         content = drop_link_blocks(blocks, content, options.max_link_density)
+    link_dense = [[u and not c for u, c in zip(us, cs, strict=True)] for us, cs in zip(unique, content, strict=True)]
     # Step 6: identifiers (2013 §3.5); D7 leaves pages without the site's template out.
     outliers = template_outliers(blocks, options.class_mode) if options.skip_template_outliers else set()
     if outliers:
@@ -202,6 +203,11 @@ def classify(
         post_ids = sep.post_ids
         warnings.extend(sep.notes)
         metadata_ids = sep.metadata_ids
+        # a link inside the post body ("via example.com", a linked title) is the author's text
+        content = [
+            [flag or (dense and ident == sep.main) for flag, dense, ident in zip(flags, ld, ids, strict=True)]
+            for flags, ld, ids in zip(content, link_dense, idents, strict=True)
+        ]
         if sep.metadata_ids:
             content = [
                 [flag and ident not in sep.metadata_ids for flag, ident in zip(flags, ids, strict=True)]

@@ -75,6 +75,7 @@ class Separation:
     post_ids: set[str]
     metadata_ids: set[str]
     notes: list[str]
+    main: str | None = None  # the post identifier with the most text
 
 
 def robust_post_identifiers(
@@ -128,4 +129,4 @@ def robust_post_identifiers(
         if before * 2 > len(s.pages):
             post.add(ident)
             notes.append(f"identifier {ident} on {len(s.pages)}/{n} pages taken as post")
-    return Separation(post, metadata, notes)
+    return Separation(post, metadata, notes, main)
