@@ -5,7 +5,12 @@ Store("blogs.db").due_feeds(["https://example.org/feed/"], now=time.time())
 Tables (see docs/schema.md): `sites` (one blog each), `feeds` (one per feeds-file line, with the
 poll schedule, validators, backoff and mute reason), `articles` (one per feed entry, with the
 fetch / re-fetch schedule), `snapshots` (every fetched article page, gzip body), `runs` (one per
-crawl run, with its stats). Times are ISO 8601 UTC text (`crawler.schedule.to_iso`).
+crawl run, with its stats); then what extraction makes of the snapshots: `batches` and
+`batch_members` (per-site sets of first fetches), `profiles` (versioned site profiles),
+`extractions` (one per extracted snapshot), `posts` and `comments` (derived from the
+extractions), `feed_comments` (comment-feed entries, the check). `posts_fts` and `comments_fts`
+are FTS5 indexes (trigram tokenizer: English and Japanese alike). Times are ISO 8601 UTC text
+(`crawler.schedule.to_iso`).
 
 sqlite-utils over a connection with foreign keys on, WAL journal (readers never block the
 crawler) and a busy timeout; every write is idempotent on a natural key.
@@ -25,6 +30,7 @@ from typing import Any
 import sqlite_utils
 
 from crawler.schedule import from_iso, next_refetch, refetch_base, to_iso
+from pipelines.batches import BatchState
 from pipelines.crawlstate import CrawlState
 
 DEFAULT_DB = "blogs.db"
@@ -32,9 +38,19 @@ BUSY_TIMEOUT_S = 60.0
 
 # name -> (columns, pk, foreign keys, defaults). Columns are added to existing tables when
 # missing, so older databases keep working after an upgrade.
-_TABLES: dict[str, tuple[dict[str, Any], str, list[tuple[str, str, str]], dict[str, Any]]] = {
+_TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, str, str]], dict[str, Any]]] = {
     "sites": (
-        {"name": str, "home_url": str, "title": str, "added_at": str},
+        {
+            "name": str,
+            "home_url": str,
+            "title": str,
+            "added_at": str,
+            # comment-feed check (pipelines.feedcheck), over the site's recently checked articles
+            "comment_feed_articles": int,
+            "comment_feed_exact": float,
+            "comment_feed_f1": float,
+            "comment_feed_checked_at": str,
+        },
         "name",
         [],
         {},
@@ -94,6 +110,8 @@ _TABLES: dict[str, tuple[dict[str, Any], str, list[tuple[str, str, str]], dict[s
             "comment_feed_sig": str,  # comment feed signature when the page was last fetched
             "comment_feed_etag": str,
             "comment_feed_last_modified": str,
+            "comment_feed_entries": int,  # entries of the comment feed when last read (pipelines.feedcheck)
+            "comment_feed_fetched_at": str,
         },
         "url",
         [("site", "sites", "name"), ("feed", "feeds", "url")],
@@ -134,6 +152,120 @@ _TABLES: dict[str, tuple[dict[str, Any], str, list[tuple[str, str, str]], dict[s
         [],
         {},
     ),
+    # -- extraction (pipelines.batches, pipelines.jobs) ------------------------------------
+    "batches": (
+        {
+            "id": int,
+            "site": str,
+            "state": str,  # open | full | done
+            "size": int,  # BATCH_SIZE when opened
+            "members": int,
+            "opened_at": str,
+            "filled_at": str,
+            "done_at": str,
+            "profile_version": int,  # the profile learned from it
+        },
+        "id",
+        [("site", "sites", "name")],
+        {"state": "open", "members": 0},
+    ),
+    "batch_members": (
+        {"batch": int, "snapshot": int, "article": str, "site": str, "position": int},
+        ("batch", "snapshot"),
+        [("batch", "batches", "id"), ("snapshot", "snapshots", "id"), ("article", "articles", "url")],
+        {},
+    ),
+    "profiles": (
+        {
+            "site": str,
+            "version": int,  # 1, 2, ... per site
+            "source": str,  # batch | drift
+            "batch": int,
+            "snapshots": str,  # JSON list of the snapshot ids it was learned from
+            "pages": int,
+            "learned_at": str,
+            "profile": str,  # SiteProfile.to_json()
+            "warnings": str,  # JSON list
+        },
+        ("site", "version"),
+        [("site", "sites", "name"), ("batch", "batches", "id")],
+        {},
+    ),
+    "extractions": (
+        {
+            "snapshot": int,
+            "article": str,
+            "site": str,
+            "method": str,  # batch | profile
+            "batch": int,
+            "profile_version": int,
+            "template_match": float,
+            "post": str,
+            "comments": str,  # JSON list of comment records, each with its fingerprint
+            "comment_count": int,
+            "encoding": str,
+            "error": str,
+            "warnings": str,  # JSON list
+        },
+        "snapshot",
+        [("snapshot", "snapshots", "id"), ("article", "articles", "url"), ("site", "sites", "name")],
+        {},
+    ),
+    "posts": (
+        {
+            "url": str,  # the article (articles.url)
+            "site": str,
+            "title": str,
+            "author": str,
+            "published": str,
+            "text": str,
+            "fetched_at": str,  # of the snapshot the text comes from
+            "snapshot": int,
+            "method": str,
+            "profile_version": int,
+            "comments": int,  # comments on the page at that snapshot
+        },
+        "url",
+        [("url", "articles", "url"), ("site", "sites", "name"), ("snapshot", "snapshots", "id")],
+        {},
+    ),
+    "comments": (
+        {
+            "article": str,
+            "fingerprint": str,
+            "site": str,
+            "text": str,
+            "author": str,
+            "date": str,  # ISO 8601 when the page's date parses
+            "date_raw": str,
+            "parent": str,  # fingerprint of the comment replied to
+            "position": int,  # order on the page where last seen, from 0
+            "first_seen": str,
+            "last_seen": str,
+            "gone_at": str,  # first fetch that no longer showed it
+            "first_snapshot": int,
+            "last_snapshot": int,
+        },
+        ("article", "fingerprint"),
+        [("article", "articles", "url"), ("site", "sites", "name")],
+        {},
+    ),
+    "feed_comments": (
+        {
+            "article": str,
+            "guid": str,
+            "site": str,
+            "author": str,
+            "date": str,
+            "text": str,
+            "link": str,
+            "first_seen": str,
+            "last_seen": str,  # the latest comment-feed fetch that listed it
+        },
+        ("article", "guid"),
+        [("article", "articles", "url"), ("site", "sites", "name")],
+        {},
+    ),
 }
 _INDEXES: list[tuple[str, list[str], bool]] = [
     ("articles", ["site", "entry_id"], True),
@@ -142,7 +274,39 @@ _INDEXES: list[tuple[str, list[str], bool]] = [
     ("snapshots", ["article", "fetched_at"], True),
     ("snapshots", ["site", "kind"], False),
     ("feeds", ["site"], False),
+    ("batches", ["site", "state"], False),
+    ("batch_members", ["snapshot"], True),
+    ("batch_members", ["article"], True),  # never two snapshots of one article in batches
+    ("extractions", ["article"], False),
+    ("extractions", ["site", "profile_version"], False),
+    ("posts", ["site", "published"], False),
+    ("posts", ["published"], False),
+    ("comments", ["site", "first_seen"], False),
+    ("comments", ["first_seen"], False),
+    ("feed_comments", ["site"], False),
+    ("articles", ["site", "comment_feed_fetched_at"], False),
 ]
+# Full-text search: table -> indexed columns. Trigram tokenizer: substring search that works
+# for Japanese as for English (needs SQLite >= 3.34; query terms of 3+ characters).
+_FTS: dict[str, list[str]] = {"posts": ["title", "text"], "comments": ["text", "author"]}
+
+
+def _fts_sql(table: str, columns: list[str]) -> list[str]:
+    """An external-content FTS5 table kept in sync by triggers, as `sqlite-utils enable-fts` makes it
+    (so Datasette and sqlite-utils recognise it); written out because their helper commits."""
+    cols = ", ".join(f"[{c}]" for c in columns)
+    new = ", ".join(f"new.[{c}]" for c in columns)
+    old = ", ".join(f"old.[{c}]" for c in columns)
+    fts = f"[{table}_fts]"
+    delete = f"INSERT INTO {fts} ({fts}, rowid, {cols}) VALUES('delete', old.rowid, {old});"
+    insert = f"INSERT INTO {fts} (rowid, {cols}) VALUES (new.rowid, {new});"
+    return [
+        f"CREATE VIRTUAL TABLE {fts} USING FTS5 (\n    {cols},\n    tokenize='trigram',\n    content=[{table}]\n)",
+        f"INSERT INTO {fts} (rowid, {cols}) SELECT rowid, {cols} FROM [{table}]",
+        f"CREATE TRIGGER IF NOT EXISTS [{table}_ai] AFTER INSERT ON [{table}] BEGIN {insert} END",
+        f"CREATE TRIGGER IF NOT EXISTS [{table}_ad] AFTER DELETE ON [{table}] BEGIN {delete} END",
+        f"CREATE TRIGGER IF NOT EXISTS [{table}_au] AFTER UPDATE ON [{table}] BEGIN {delete} {insert} END",
+    ]
 
 
 def default_db_path(settings_value: str | None = None) -> Path:
@@ -166,7 +330,7 @@ def gunzip_body(blob: bytes) -> bytes:
     return gzip.decompress(blob)
 
 
-class Store(CrawlState):
+class Store(BatchState, CrawlState):
     """A connection to the blogs database; creates or upgrades the schema when opened."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
@@ -192,8 +356,23 @@ class Store(CrawlState):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def schema_is_current(self) -> bool:
+        """True when every table, column, index and FTS table exists (then opening writes nothing)."""
+        names = set(self.db.table_names())
+        if not set(_TABLES) <= names or not {f"{t}_fts" for t in _FTS} <= names:
+            return False
+        for name, (columns, *_rest) in _TABLES.items():
+            if not set(columns) <= set(self.db.table(name).columns_dict):
+                return False
+        present = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+        return all(f"idx_{t}_{'_'.join(cols)}" in present for t, cols, _u in _INDEXES)
+
     def ensure_schema(self) -> None:
-        """Create missing tables, columns and indexes (idempotent)."""
+        """Create missing tables, columns, indexes and FTS tables (idempotent; no write when current)."""
+        if self.schema_is_current():
+            return
+        if sqlite3.sqlite_version_info < (3, 34, 0):
+            raise RuntimeError(f"SQLite {sqlite3.sqlite_version} is too old: the trigram tokenizer needs 3.34+")
         with self.transaction() as db:
             for name, (columns, pk, fks, defaults) in _TABLES.items():
                 table = db.table(name)
@@ -206,6 +385,10 @@ class Store(CrawlState):
                         table.add_column(column, kind)
             for name, cols, unique in _INDEXES:
                 db.table(name).create_index(cols, unique=unique, if_not_exists=True)
+            for name, cols in _FTS.items():
+                if not db.table(f"{name}_fts").exists():
+                    for sql in _fts_sql(name, cols):
+                        db.execute(sql)
 
     def save_page(
         self,

@@ -1,0 +1,144 @@
+"""Per-site batches of first fetches, site profiles and pending extractions, as the store keeps them.
+
+Mixed into `pipelines.store.Store`:
+Store("blogs.db").add_to_batch(site="gen1", snapshot=7, article="http://h/a/", size=10, now=time.time())
+
+A batch fills with the first-fetch snapshots of distinct articles of one site (an article is
+in at most one batch, so a set never holds two snapshots of one article). When it holds
+`size` members it is `full`: the extraction worker runs `extract_site` on it, learns the site's
+next profile version from it and marks it `done`, all in one transaction. Membership is
+stored as it happens, so a half-full batch carries over to the next cron run, and a batch that
+was full when a run died is extracted by the next run.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from crawler.schedule import to_iso
+from pipelines.crawlstate import StoreBase
+
+
+class BatchState(StoreBase):
+    """Batch membership and profile lookups (cheap: safe on the reactor thread)."""
+
+    def add_to_batch(self, *, site: str, snapshot: int, article: str, size: int, now: float) -> int | None:
+        """Put a first fetch into the site's open batch; returns the batch id when this filled it.
+
+        Idempotent: an article already in a batch is not added again.
+        """
+        with self.transaction() as db:
+            if db.execute("SELECT 1 FROM batch_members WHERE article = ?", [article]).fetchone():
+                return None
+            return self._add(site, snapshot, article, size, to_iso(now))
+
+    def _add(self, site: str, snapshot: int, article: str, size: int, stamp: str) -> int | None:
+        db = self.db
+        row = db.execute(
+            "SELECT id, members FROM batches WHERE site = ? AND state = 'open' ORDER BY id LIMIT 1", [site]
+        ).fetchone()
+        if row is None:
+            cur = db.execute(
+                "INSERT INTO batches (site, state, size, members, opened_at) VALUES (?, 'open', ?, 0, ?)",
+                [site, size, stamp],
+            )
+            batch, members = int(cur.lastrowid or 0), 0
+        else:
+            batch, members = int(row[0]), int(row[1])
+        db.execute(
+            "INSERT INTO batch_members (batch, snapshot, article, site, position) VALUES (?, ?, ?, ?, ?)",
+            [batch, snapshot, article, site, members],
+        )
+        full = members + 1 >= size
+        db.execute(
+            "UPDATE batches SET members = ?, size = ?, state = ?, filled_at = ? WHERE id = ?",
+            [members + 1, size, "full" if full else "open", stamp if full else None, batch],
+        )
+        return batch if full else None
+
+    def assign_unbatched(self, size: int, now: float) -> None:
+        """Recovery: batch first fetches a killed run stored but did not batch; close open batches
+        that already reach `size` (BATCH_SIZE was lowered)."""
+        stamp = to_iso(now)
+        with self.transaction() as db:
+            loose = db.execute(
+                "SELECT s.id, s.article, s.site FROM snapshots s WHERE s.kind = 'first' AND NOT EXISTS"
+                " (SELECT 1 FROM batch_members m WHERE m.article = s.article) ORDER BY s.id"
+            ).fetchall()
+            for snapshot, article, site in loose:
+                if not db.execute("SELECT 1 FROM batch_members WHERE article = ?", [article]).fetchone():
+                    self._add(site, snapshot, article, size, stamp)
+            db.execute(
+                "UPDATE batches SET state = 'full', filled_at = ? WHERE state = 'open' AND members >= ?",
+                [stamp, size],
+            )
+
+    def full_batches(self, site: str | None = None) -> list[int]:
+        """Batches waiting for extraction, oldest first."""
+        sql = "SELECT id FROM batches WHERE state = 'full'" + (" AND site = ?" if site else "") + " ORDER BY id"
+        return [int(r["id"]) for r in self._rows(sql, [site] if site else [])]
+
+    def batch(self, batch_id: int) -> dict[str, Any] | None:
+        return self._one("SELECT * FROM batches WHERE id = ?", [batch_id])
+
+    def batch_snapshots(self, batch_id: int) -> list[int]:
+        rows = self._rows("SELECT snapshot FROM batch_members WHERE batch = ? ORDER BY position", [batch_id])
+        return [int(r["snapshot"]) for r in rows]
+
+    def sites_with_profile(self) -> set[str]:
+        return {r["site"] for r in self._rows("SELECT DISTINCT site FROM profiles")}
+
+    def latest_profile(self, site: str) -> dict[str, Any] | None:
+        return self._one("SELECT * FROM profiles WHERE site = ? ORDER BY version DESC LIMIT 1", [site])
+
+    def profile(self, site: str, version: int) -> dict[str, Any] | None:
+        return self._one("SELECT * FROM profiles WHERE site = ? AND version = ?", [site, version])
+
+    def pending_snapshots(self, site: str | None = None) -> list[int]:
+        """Snapshots never extracted that a profile may extract (members of full batches wait for them)."""
+        sql = (
+            "SELECT s.id FROM snapshots s WHERE NOT EXISTS (SELECT 1 FROM extractions e WHERE e.snapshot = s.id)"
+            " AND NOT EXISTS (SELECT 1 FROM batch_members m JOIN batches b ON b.id = m.batch"
+            " WHERE m.snapshot = s.id AND b.state = 'full')"
+            " AND s.site IN (SELECT site FROM profiles)" + (" AND s.site = ?" if site else "") + " ORDER BY s.id"
+        )
+        return [int(r["id"]) for r in self._rows(sql, [site] if site else [])]
+
+    def extraction_states(self, ids: Sequence[int]) -> dict[int, dict[str, Any]]:
+        """snapshot -> {method, profile_version} for those of `ids` already extracted."""
+        found: dict[int, dict[str, Any]] = {}
+        for start in range(0, len(ids), 400):
+            chunk = list(ids[start : start + 400])
+            sql = f"SELECT snapshot, method, profile_version FROM extractions WHERE snapshot IN ({self._marks(chunk)})"
+            found.update({int(r["snapshot"]): r for r in self._rows(sql, chunk)})
+        return found
+
+    def poorly_matched(self, site: str, below_version: int, threshold: float) -> list[int]:
+        """Snapshots an older profile version extracted with a template match under `threshold`."""
+        rows = self._rows(
+            "SELECT snapshot FROM extractions WHERE site = ? AND method = 'profile' AND profile_version < ?"
+            " AND template_match < ? ORDER BY snapshot",
+            [site, below_version, threshold],
+        )
+        return [int(r["snapshot"]) for r in rows]
+
+    def newest_fresh_snapshots(self, site: str, limit: int, upto: int, exclude_article: str) -> list[int]:
+        """The site's newest first fetches up to snapshot `upto`, one per article, without `exclude_article`."""
+        rows = self._rows(
+            "SELECT id FROM snapshots WHERE site = ? AND kind = 'first' AND id <= ? AND article != ?"
+            " ORDER BY id DESC LIMIT ?",
+            [site, upto, exclude_article, limit],
+        )
+        return [int(r["id"]) for r in rows]
+
+    def load_snapshots(self, ids: Sequence[int]) -> list[dict[str, Any]]:
+        """Snapshot rows (with the gzip body) in the order of `ids`."""
+        found: dict[int, dict[str, Any]] = {}
+        for start in range(0, len(ids), 200):
+            chunk = list(ids[start : start + 200])
+            for row in self._rows(f"SELECT * FROM snapshots WHERE id IN ({self._marks(chunk)})", chunk):
+                row["headers"] = json.loads(row["headers"] or "{}")
+                found[int(row["id"])] = row
+        return [found[i] for i in ids if i in found]

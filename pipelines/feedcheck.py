@@ -1,0 +1,194 @@
+"""Comment feeds as a check on extracted comments: store the feed's entries, measure agreement per site.
+
+entries = parse_comment_feed(body, "http://h/2024/05/a/feed/")   # [{"guid", "author", "date", "text", "link"}]
+site_agreement(store.db, "gen1")   # Agreement(articles=12, count_exact=1.0, f1=0.98)
+
+Where an article advertises `wfw:commentRss`, the spider fetches that feed before a re-fetch of
+the page and yields a `CommentFeedItem`; its entries go to `feed_comments`. Per site, the
+comments extracted from the page fetched right after are compared with the feed's entries:
+count exactness (same number of comments) and token F1 of the texts (extractor.scoring's
+tokens). A site whose agreement falls (the template changed under its profile) gets a warning.
+
+WordPress comment feeds list only the newest comments (`posts_per_rss`, 10 by default): an
+article whose feed is that full and whose page shows more is left out of the check.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import feedparser
+import lxml.html
+import sqlite_utils
+
+from crawler.feedparse import strip_internal_subset
+from crawler.schedule import to_iso
+from extractor.scoring import tokenize
+
+FEED_PAGE_LIMIT = 10  # WordPress's default posts_per_rss: a feed this full may be truncated
+AGREEMENT_WINDOW = 20  # the site's most recently checked articles
+
+
+@dataclass
+class CommentFeedItem:
+    """A fetched comment feed of an article (the spider yields it; ExtractPipeline stores its entries).
+
+    CommentFeedItem(site="gen1", article_url="http://h/a/", url="http://h/a/feed/", body=b"<rss…",
+                    headers={"content-type": "application/rss+xml"}, fetched_at=0.0)
+    """
+
+    site: str
+    article_url: str
+    url: str
+    body: bytes
+    headers: dict[str, str]
+    fetched_at: float
+
+
+@dataclass
+class Agreement:
+    """A site's extracted comments against its comment feeds, over recently checked articles."""
+
+    articles: int
+    count_exact: float
+    f1: float
+
+
+def _html_text(value: str) -> str:
+    if "<" not in value:
+        return " ".join(value.split())
+    try:
+        root = lxml.html.fragment_fromstring(value, create_parent="div")
+    except Exception:  # lxml raises several types on junk; a wrong text only lowers agreement
+        return " ".join(value.split())
+    for el in root.iter("p", "br", "div", "li", "blockquote"):
+        el.tail = "\n" + (el.tail or "")
+    return "\n".join(" ".join(line.split()) for line in root.text_content().splitlines() if line.strip())
+
+
+def parse_comment_feed(body: bytes, url: str, headers: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """The entries of a comment feed as `feed_comments` values (text without HTML); [] for non-feeds."""
+    try:
+        data = feedparser.parse(
+            strip_internal_subset(body),
+            response_headers={"content-location": url, **(headers or {})},
+            sanitize_html=False,
+            resolve_relative_uris=False,
+        )
+    except Exception:  # feedparser is robust; a wall is a wall
+        return []
+    out: list[dict[str, Any]] = []
+    for raw in data.get("entries") or []:
+        content = raw.get("content") or []
+        value = content[0].get("value") if content else raw.get("summary")
+        parsed = dict.get(raw, "published_parsed") or dict.get(raw, "updated_parsed")
+        guid = raw.get("id") or raw.get("link")
+        if not guid:
+            continue
+        out.append(
+            {
+                "guid": str(guid)[:2000],
+                "author": (raw.get("author") or None),
+                "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", parsed) if parsed else None,
+                "text": _html_text(str(value or "")),
+                "link": raw.get("link"),
+            }
+        )
+    return out
+
+
+def store_feed_comments(
+    db: sqlite_utils.Database, *, article: str, site: str, entries: list[dict[str, Any]], fetched_at: float
+) -> None:
+    """Upsert a comment feed's entries (first_seen kept) and note the fetch on the article (in a transaction)."""
+    stamp = to_iso(fetched_at)
+    for e in entries:
+        db.execute(
+            "INSERT INTO feed_comments (article, guid, site, author, date, text, link, first_seen, last_seen)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(article, guid) DO UPDATE SET author = excluded.author,"
+            " date = excluded.date, text = excluded.text, link = excluded.link,"
+            " last_seen = MAX(feed_comments.last_seen, excluded.last_seen)",
+            [article, e["guid"], site, e["author"], e["date"], e["text"], e["link"], stamp, stamp],
+        )
+    db.execute(
+        "UPDATE articles SET comment_feed_entries = ?, comment_feed_fetched_at = ? WHERE url = ?"
+        " AND (comment_feed_fetched_at IS NULL OR comment_feed_fetched_at <= ?)",
+        [len(entries), stamp, article, stamp],
+    )
+
+
+def _bag(texts: Iterable[str]) -> Counter[str]:
+    return Counter(tokenize("\n".join(texts)))
+
+
+def site_agreement(db: sqlite_utils.Database, site: str, window: int = AGREEMENT_WINDOW) -> Agreement | None:
+    """Agreement over the site's newest articles whose page was extracted after their comment feed was read."""
+    checked = list(
+        db.query(
+            "SELECT a.url, a.comment_feed_fetched_at AS feed_at, a.comment_feed_entries AS n_feed, p.snapshot"
+            " FROM articles a JOIN posts p ON p.url = a.url WHERE a.site = ? AND a.comment_feed_fetched_at"
+            " IS NOT NULL AND p.fetched_at >= a.comment_feed_fetched_at ORDER BY a.comment_feed_fetched_at DESC"
+            " LIMIT ?",
+            [site, window],
+        )
+    )
+    exact = overlap = n_feed_tokens = n_page_tokens = used = 0
+    for row in checked:
+        page = [
+            r["text"]
+            for r in db.query(
+                "SELECT text FROM comments WHERE article = ? AND last_snapshot = ?", [row["url"], row["snapshot"]]
+            )
+        ]
+        feed = [
+            r["text"]
+            for r in db.query(
+                "SELECT text FROM feed_comments WHERE article = ? AND last_seen = ?", [row["url"], row["feed_at"]]
+            )
+        ]
+        if len(feed) >= FEED_PAGE_LIMIT and len(page) > len(feed):
+            continue  # a full feed may list only the newest comments
+        used += 1
+        exact += len(page) == len(feed)
+        fb, pb = _bag(feed), _bag(page)
+        overlap += (fb & pb).total()
+        n_feed_tokens += fb.total()
+        n_page_tokens += pb.total()
+    if not used:
+        return None
+    total = n_feed_tokens + n_page_tokens
+    f1 = 2 * overlap / total if total else 1.0  # no comments in the feeds, and none extracted
+    return Agreement(used, exact / used, f1)
+
+
+def check_sites(
+    db: sqlite_utils.Database, sites: Iterable[str], *, minimum: float, drop: float, now: float
+) -> list[str]:
+    """Measure and store each site's agreement; warnings for sites whose agreement fell (call in a transaction)."""
+    warnings: list[str] = []
+    for site in sites:
+        found = site_agreement(db, site)
+        if found is None:
+            continue
+        before = next(db.query("SELECT comment_feed_f1, comment_feed_exact FROM sites WHERE name = ?", [site]), {})
+        for label, new, old in (
+            ("token F1", found.f1, before.get("comment_feed_f1")),
+            ("count exactness", found.count_exact, before.get("comment_feed_exact")),
+        ):
+            fell_below = new < minimum and (old is None or old >= minimum)
+            if fell_below or (old is not None and new < old - drop):
+                was = "" if old is None else f" (was {old:.2f})"
+                warnings.append(
+                    f"Site {site}: comments agree with the comment feeds at {label} {new:.2f}{was} over"
+                    f" {found.articles} articles; the template may have changed"
+                )
+        db.execute(
+            "UPDATE sites SET comment_feed_articles = ?, comment_feed_exact = ?, comment_feed_f1 = ?,"
+            " comment_feed_checked_at = ? WHERE name = ?",
+            [found.articles, round(found.count_exact, 4), round(found.f1, 4), to_iso(now), site],
+        )
+    return warnings

@@ -1,0 +1,310 @@
+"""Extraction jobs: what runs off the reactor, in a worker thread or process, with its own connection.
+
+run_batch(JobConfig("blogs.db"), batch_id=3)       # extract_site on a full batch, learn the next profile
+run_pages(JobConfig("blogs.db"), "gen1", [41, 42])  # extract snapshots with the site's newest profile
+
+Jobs are plain module-level functions of picklable arguments that read the snapshots from the
+store themselves (so no page body crosses a process boundary) and write their results in short
+`BEGIN IMMEDIATE` transactions: `extractions` rows, then the derived `posts`/`comments` rows of
+the articles concerned (pipelines.comments), and for a batch its profile and `done` state, all
+in one transaction. A job killed half-way leaves nothing half-written; running a job twice
+writes the same rows.
+
+Which extraction of a snapshot wins does not depend on timing: a batch extraction (`extract_site`
+on the whole set) replaces a profile extraction, and a newer profile version replaces an older
+one, never the other way round (`force=True` is `scrapy reextract`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from crawler.schedule import to_iso
+from extractor import Page, PageExtraction, SiteProfile, extract_site, learn_profile
+from pipelines.comments import comment_dicts, refresh_article
+from pipelines.feedcheck import parse_comment_feed, store_feed_comments
+from pipelines.store import Store, gunzip_body
+
+_EXTRACTION_COLUMNS = (
+    "snapshot",
+    "article",
+    "site",
+    "method",
+    "batch",
+    "profile_version",
+    "template_match",
+    "post",
+    "comments",
+    "comment_count",
+    "encoding",
+    "error",
+    "warnings",
+)
+# A batch extraction always wins; a profile extraction only over an older profile's.
+_UPSERT = (
+    f"INSERT INTO extractions ({', '.join(_EXTRACTION_COLUMNS)}) VALUES ({', '.join('?' for _ in _EXTRACTION_COLUMNS)})"
+    " ON CONFLICT(snapshot) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in _EXTRACTION_COLUMNS[1:])
+)
+_ONLY_BETTER = (
+    " WHERE excluded.method = 'batch' OR (extractions.method != 'batch'"
+    " AND excluded.profile_version >= extractions.profile_version)"
+)
+
+
+@dataclass(frozen=True)
+class JobConfig:
+    """What every job needs: plain values, picklable."""
+
+    db_path: str
+    batch_size: int = 10
+    drift_threshold: float = 0.5  # template_match below this: the template drifted, re-learn
+    write_pause: float = 0.0  # tests only: seconds to hold the batch write transaction open
+
+
+@dataclass
+class JobReport:
+    """What a job did, for the pipeline's stats and log (messages are (level, text) pairs)."""
+
+    kind: str
+    site: str
+    pages: int = 0
+    profile_version: int | None = None
+    drifts: int = 0
+    errors: int = 0
+    seconds: float = 0.0
+    messages: list[tuple[str, str]] = field(default_factory=list)
+
+
+_local = threading.local()
+_profiles: dict[tuple[str, str, int], SiteProfile] = {}
+
+
+def _store(cfg: JobConfig) -> Store:
+    """This thread's connection to the store (one per worker thread or process)."""
+    stores: dict[str, Store] = _local.__dict__.setdefault("stores", {})
+    if cfg.db_path not in stores:
+        stores[cfg.db_path] = Store(cfg.db_path)
+    return stores[cfg.db_path]
+
+
+def close_stores() -> None:
+    """Close this thread's connections (thread mode calls it when the pool shuts down)."""
+    for store in _local.__dict__.pop("stores", {}).values():
+        store.close()
+
+
+def _profile(cfg: JobConfig, row: dict[str, Any]) -> SiteProfile:
+    key = (cfg.db_path, row["site"], int(row["version"]))
+    if key not in _profiles:
+        if len(_profiles) > 64:
+            _profiles.clear()
+        _profiles[key] = SiteProfile.from_json(row["profile"])
+    return _profiles[key]
+
+
+def page_of(row: dict[str, Any]) -> Page:
+    """The extractor's Page for a snapshot row (body gunzipped)."""
+    return Page(row["url"], gunzip_body(row["body"]), row["headers"])
+
+
+def extraction_row(
+    snap: dict[str, Any], ext: PageExtraction, method: str, batch: int | None, version: int | None
+) -> list[Any]:
+    """An `extractions` row (values in column order) for one snapshot's extraction."""
+    comments = comment_dicts(ext.comment_records, ext.comments) if ext.error is None else []
+    match = round(ext.template_match, 4) if ext.template_match is not None else None
+    return [
+        snap["id"],
+        snap["article"],
+        snap["site"],
+        method,
+        batch,
+        version,
+        match,
+        ext.post if ext.error is None else None,
+        json.dumps(comments, ensure_ascii=False),
+        len(comments),
+        ext.encoding,
+        ext.error,
+        json.dumps(ext.warnings, ensure_ascii=False),
+    ]
+
+
+def write_extractions(store: Store, rows: Sequence[list[Any]], force: bool = False) -> None:
+    """Upsert extraction rows and re-derive their articles' posts and comments (inside a transaction)."""
+    sql = _UPSERT if force else _UPSERT + _ONLY_BETTER
+    for row in rows:
+        store.db.execute(sql, row)
+    for article in dict.fromkeys(row[1] for row in rows):
+        refresh_article(store.db, article)
+
+
+def inherit_layout(profile: SiteProfile, previous: SiteProfile | None) -> SiteProfile:
+    """Give `profile` the previous version's comment layout when it learned none itself."""
+    if profile.comments is None and previous is not None and previous.comments is not None:
+        profile.comments = previous.comments
+    return profile
+
+
+def save_profile(
+    store: Store, site: str, profile: SiteProfile, *, source: str, batch: int | None, snapshots: Sequence[int]
+) -> int:
+    """Store the site's next profile version (inside a transaction); returns the version.
+
+    A profile learned from comment-free pages (first fetches usually are) cannot know how the
+    site's comments look: it inherits the comment layout of the version before it.
+    """
+    row = store.db.execute("SELECT COALESCE(MAX(version), 0) FROM profiles WHERE site = ?", [site]).fetchone()
+    version = int(row[0]) + 1
+    before = store.profile(site, version - 1)
+    if before is not None:
+        inherit_layout(profile, SiteProfile.from_json(before["profile"]))
+    store.db.table("profiles").insert(
+        {
+            "site": site,
+            "version": version,
+            "source": source,
+            "batch": batch,
+            "snapshots": json.dumps(list(snapshots)),
+            "pages": profile.pages,
+            "learned_at": to_iso(time.time()),
+            "profile": profile.to_json(),
+            "warnings": json.dumps(profile.warnings, ensure_ascii=False),
+        }
+    )
+    return version
+
+
+def run_batch(cfg: JobConfig, batch_id: int) -> JobReport:
+    """Extract a full batch as one set, learn the site's next profile from it, mark it done."""
+    started = time.monotonic()
+    store = _store(cfg)
+    batch = store.batch(batch_id)
+    report = JobReport("batch", batch["site"] if batch else "")
+    if batch is None or batch["state"] != "full":
+        return report
+    snaps = store.load_snapshots(store.batch_snapshots(batch_id))
+    pages = [page_of(s) for s in snaps]
+    results = extract_site(pages)
+    profile = learn_profile(pages)
+    with store.transaction():
+        if (store.batch(batch_id) or {}).get("state") != "full":
+            return report  # another worker finished it meanwhile
+        version = save_profile(
+            store, report.site, profile, source="batch", batch=batch_id, snapshots=[s["id"] for s in snaps]
+        )
+        rows = [extraction_row(s, r, "batch", batch_id, version) for s, r in zip(snaps, results, strict=True)]
+        write_extractions(store, rows)
+        store.db.execute(
+            "UPDATE batches SET state = 'done', done_at = ?, profile_version = ? WHERE id = ?",
+            [to_iso(time.time()), version, batch_id],
+        )
+        if cfg.write_pause:
+            print(f"blogs: batch {batch_id} write in progress", file=sys.stderr, flush=True)
+            time.sleep(cfg.write_pause)
+    report.pages, report.profile_version = len(snaps), version
+    report.errors = sum(1 for r in results if r.error)
+    report.seconds = time.monotonic() - started
+    return report
+
+
+def run_pending(cfg: JobConfig, site: str) -> JobReport:
+    """Extract every snapshot of `site` that was stored before the site had a profile."""
+    return run_pages(cfg, site, _store(cfg).pending_snapshots(site))
+
+
+def run_pages(cfg: JobConfig, site: str, snapshot_ids: Sequence[int]) -> JobReport:
+    """Extract single snapshots with the site's newest profile; re-learn when the template drifted."""
+    started = time.monotonic()
+    store = _store(cfg)
+    report = JobReport("profile", site)
+    prof_row = store.latest_profile(site)
+    if prof_row is None or not snapshot_ids:
+        return report
+    version, profile = int(prof_row["version"]), _profile(cfg, prof_row)
+    learned_from = set(json.loads(prof_row["snapshots"] or "[]"))
+    done = store.extraction_states(snapshot_ids)
+    todo = [
+        i
+        for i in snapshot_ids
+        if i not in done or (done[i]["method"] != "batch" and (done[i]["profile_version"] or 0) < version)
+    ]
+    first_version = version
+    for start in range(0, len(todo), 20):  # 20 pages per read and per write transaction
+        rows: list[list[Any]] = []
+        for snap in store.load_snapshots(todo[start : start + 20]):
+            page = page_of(snap)
+            ext = profile.extract(page)
+            match = ext.template_match
+            if (
+                ext.error is None
+                and match is not None
+                and match < cfg.drift_threshold
+                and snap["id"] not in learned_from
+            ):
+                relearned = _relearn(cfg, store, snap, page, profile, match, report)
+                if relearned is not None:
+                    version, profile, ext, learned_from = relearned
+            rows.append(extraction_row(snap, ext, "profile", None, version))
+            report.errors += ext.error is not None
+        if rows:
+            with store.transaction():
+                write_extractions(store, rows)
+        report.pages += len(rows)
+    if version > first_version:
+        # Pages the old template's profile read poorly get the new profile too.
+        poor = store.poorly_matched(site, version, cfg.drift_threshold)
+        for start in range(0, len(poor), 20):
+            snaps = store.load_snapshots(poor[start : start + 20])
+            rows = [extraction_row(s, profile.extract(page_of(s)), "profile", None, version) for s in snaps]
+            with store.transaction():
+                write_extractions(store, rows)
+            report.pages += len(rows)
+    report.profile_version = version
+    report.seconds = time.monotonic() - started
+    return report
+
+
+def _relearn(
+    cfg: JobConfig, store: Store, snap: dict[str, Any], page: Page, old: SiteProfile, match: float, report: JobReport
+) -> tuple[int, SiteProfile, PageExtraction, set[int]] | None:
+    """Learn a profile from this page and the site's newest fresh pages; keep it if the page fits it better."""
+    report.drifts += 1
+    ids = [snap["id"], *store.newest_fresh_snapshots(snap["site"], cfg.batch_size - 1, snap["id"], snap["article"])]
+    if len(ids) < 2:
+        return None
+    pages = [page, *(page_of(s) for s in store.load_snapshots(ids[1:]))]
+    new = learn_profile(pages, old.options)
+    ext = new.extract(page)
+    if ext.error is not None or (ext.template_match or 0.0) <= match:
+        report.messages.append(
+            ("info", f"Site {snap['site']}: {snap['url']} matches {match:.2f} of its profile; re-learning did not help")
+        )
+        return None
+    with store.transaction():
+        version = save_profile(store, snap["site"], new, source="drift", batch=None, snapshots=ids)
+    report.messages.append(
+        (
+            "warning",
+            f"Site {snap['site']}: template drift at {snap['url']} (matched {match:.2f} of the profile);"
+            f" learned profile v{version} from {len(ids)} newest pages (match now {ext.template_match:.2f})",
+        )
+    )
+    return version, new, ext, set(ids)
+
+
+def run_feed(
+    cfg: JobConfig, site: str, article: str, url: str, body: bytes, headers: dict[str, str], fetched_at: float
+) -> JobReport:
+    """Store the entries of an article's comment feed (the check on its extracted comments)."""
+    store = _store(cfg)
+    entries = parse_comment_feed(body, url, headers)
+    with store.transaction() as db:
+        store_feed_comments(db, article=article, site=site, entries=entries, fetched_at=fetched_at)
+    return JobReport("feed", site, pages=len(entries))
