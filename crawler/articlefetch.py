@@ -30,6 +30,7 @@ from crawler.schedule import (
     refetch_base,
 )
 from crawler.spiderbase import FEED_ACCEPT, PRIO_COMMENT_FEED, PRIO_NEW_ARTICLE, PRIO_REFETCH, BlogsSpiderBase
+from pipelines.feedcheck import CommentFeedItem
 
 
 class ArticleFetching(BlogsSpiderBase):
@@ -84,7 +85,7 @@ class ArticleFetching(BlogsSpiderBase):
             ]
         return [self._page_request(art, "refetch")]
 
-    def parse_comment_feed(self, response: Response) -> Iterator[Request]:
+    def parse_comment_feed(self, response: Response) -> Iterator[Request | CommentFeedItem]:
         assert self.store is not None
         art = response.meta["article"]
         etag, modified = header(response, "ETag"), header(response, "Last-Modified")
@@ -94,6 +95,10 @@ class ArticleFetching(BlogsSpiderBase):
             parsed = parse_feed(response.body, response.url, simple_headers(response), now=self.now())
             sig = comment_feed_signature(parsed) if parsed.is_feed else None
             unchanged = sig is not None and sig == art["comment_feed_sig"]
+            if sig is not None and not unchanged:  # the pipelines store its entries: a check on the comments
+                yield CommentFeedItem(
+                    art["site"], art["url"], response.url, response.body, simple_headers(response), self.now()
+                )
         if unchanged:
             self.inflight_articles.discard(art["url"])
             self.inc("blogs/refetches_skipped")

@@ -62,8 +62,26 @@ REDIRECT_MAX_TIMES = 10
 
 DOWNLOADER_MIDDLEWARES = {"crawler.middlewares.CrawlDelayMiddleware": 110}
 EXTENSIONS = {"crawler.middlewares.QuietDuplicateErrorsExtension": 0}
-# Persist first; later priorities are free for batching and extraction pipelines.
-ITEM_PIPELINES = {"pipelines.persist.PersistPagePipeline": 100}
+# Persist first; then batches per site and extraction, off the reactor (pipelines.extract).
+ITEM_PIPELINES = {"pipelines.persist.PersistPagePipeline": 100, "pipelines.extract.ExtractPipeline": 200}
+# `scrapy sites|posts|comments|search|export|reextract` (crawler/commands).
+COMMANDS_MODULE = "crawler.commands"
+
+# -- extraction (pipelines.extract) -------------------------------------------------------------
+# First fetches of distinct articles per site extracted together as one set; each full batch
+# also teaches the site's next profile version.
+BATCH_SIZE = 10
+# Where extraction runs: "process" (worker processes) or "thread"; see pipelines/extract.py.
+EXTRACT_MODE = "process"
+EXTRACT_WORKERS = 1
+# A page matching less than this share of its site's profile (template drift) makes it re-learn.
+EXTRACT_DRIFT_THRESHOLD = 0.5
+# Off: pages are only stored (`scrapy reextract` extracts them later).
+EXTRACT_ENABLED = True
+# Comment feeds as a check: warn when a site's agreement (count exactness or token F1) falls
+# below this, or by more than the drop since the last run.
+COMMENT_FEED_AGREEMENT_MIN = 0.8
+COMMENT_FEED_AGREEMENT_DROP = 0.15
 
 # No listening sockets: neither the telnet console nor the remote-control HTTP server.
 TELNETCONSOLE_ENABLED = False

@@ -1,0 +1,52 @@
+"""`scrapy reextract [--site S]`: rebuild posts and comments from the stored snapshots, offline.
+
+Takes the crawl lock (a crawl writing at the same time would race with it); the query commands
+do not need it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from scrapy.commands import ScrapyCommand
+from scrapy.exceptions import UsageError
+
+from crawler.commands import StoreCommand
+from crawler.lock import RunLock
+from pipelines.reextract import ReextractReport, reextract
+from pipelines.store import default_db_path
+
+
+class Command(StoreCommand, ScrapyCommand):
+    def syntax(self) -> str:
+        return "[--site S]"
+
+    def short_desc(self) -> str:
+        return "Re-extract every post and comment from stored pages (no network)"
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        super().add_options(parser)
+        parser.add_argument("--site", help="only this site")
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        path = default_db_path(self.settings.get("BLOGS_DB"))
+        lock = RunLock(f"{path}.lock")
+        if not lock.acquire():
+            raise UsageError(f"a crawl is using {path} ({lock.holder()}); run reextract when it has finished")
+        started = time.monotonic()
+        try:
+            with self.open() as store:
+
+                def progress(site: str, report: ReextractReport) -> None:
+                    print(f"{site}: done ({report.pages} pages so far)", flush=True)
+
+                report = reextract(
+                    store, site=opts.site, batch_size=self.settings.getint("BATCH_SIZE", 10), progress=progress
+                )
+        finally:
+            lock.release()
+        print(
+            f"re-extracted {report.pages} pages of {report.sites} sites ({report.batches} batches,"
+            f" {report.profiles} profiles) in {time.monotonic() - started:.1f} s"
+        )

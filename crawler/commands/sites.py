@@ -1,0 +1,24 @@
+"""`scrapy sites [--format table|jsonl|csv]`: per site articles, pages, posts, comments, batch fill,
+profile version and age, comment-feed agreement and the last error."""
+
+from __future__ import annotations
+
+import argparse
+
+from scrapy.commands import ScrapyCommand
+
+from crawler.commands import StoreCommand, write_rows
+from pipelines import query
+
+
+class Command(StoreCommand, ScrapyCommand):
+    def short_desc(self) -> str:
+        return "Per site: articles, pages, posts, comments, batch fill, profile, comment-feed check, last error"
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        super().add_options(parser)
+        self.add_format(parser)
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        with self.open() as store:
+            write_rows(query.sites(store.db), query.SITE_FIELDS, opts.format, wide="last_error")
