@@ -158,6 +158,7 @@ class SiteRoles:
     post_ids: set[str]
     metadata_ids: set[str]
     warnings: list[str]
+    main_id: str | None = None  # the post identifier with the most text (D6)
 
 
 def classify(
@@ -194,6 +195,7 @@ def classify(
     idents = [assign_identifiers(bl, eligible, options.class_mode) for bl in blocks]
     # Step 7: separation (2013 §3.6).
     metadata_ids: set[str] = set()
+    main_id: str | None = None
     if options.robust_post_identifiers:
         sep = robust_post_identifiers(
             [bl for p, bl in enumerate(blocks) if p not in outliers],
@@ -203,6 +205,7 @@ def classify(
         post_ids = sep.post_ids
         warnings.extend(sep.notes)
         metadata_ids = sep.metadata_ids
+        main_id = sep.main
         # a link inside the post body ("via example.com", a linked title) is the author's text
         content = [
             [flag or (dense and ident == sep.main) for flag, dense, ident in zip(flags, ld, ids, strict=True)]
@@ -227,7 +230,7 @@ def classify(
         roles, note = _no_comment_free_page(blocks, roles, idents, options, known_comment_ids)
         if note:
             warnings.append(note)
-    return SiteRoles(roles, idents, content, unique, eligible, post_ids, metadata_ids, warnings)
+    return SiteRoles(roles, idents, content, unique, eligible, post_ids, metadata_ids, warnings, main_id)
 
 
 NO_COMMENTS = "no comments found in the set: if every page has comments they were taken as post"

@@ -46,6 +46,7 @@ class SiteProfile:
     learned_at: float = 0.0
     warnings: list[str] = field(default_factory=list)
     comments: CommentLayout | None = None
+    main_id: str | None = None
     _index: FingerprintIndex | None = None
 
     def index(self) -> FingerprintIndex:
@@ -77,6 +78,8 @@ class SiteProfile:
             content = drop_link_blocks([parsed.blocks], content, self.options.max_link_density)
         once = {c for c, n in identifier_counts(parsed.blocks, self.options.class_mode).items() if n == 1}
         idents = assign_identifiers(parsed.blocks, self.eligible & once, self.options.class_mode)
+        if self.main_id is not None:  # links in the post body stay (as in set extraction)
+            content = [[c or (u and i == self.main_id) for c, u, i in zip(content[0], unique, idents, strict=True)]]
         roles = [_role(flag, ident, self) for flag, ident in zip(content[0], idents, strict=True)]
         return roles, idents, match
 
@@ -94,6 +97,7 @@ class SiteProfile:
                 "learned_at": self.learned_at,
                 "warnings": self.warnings,
                 "comments": self.comments.to_json() if self.comments is not None else None,
+                "main_id": self.main_id,
             },
             ensure_ascii=False,
         )
@@ -114,6 +118,7 @@ class SiteProfile:
             learned_at=data["learned_at"],
             warnings=data.get("warnings", []),
             comments=CommentLayout.from_json(data["comments"]) if data.get("comments") else None,
+            main_id=data.get("main_id"),
         )
 
 
@@ -149,5 +154,6 @@ def profile_from_parsed(parsed: Sequence[ParsedPage], options: Options) -> SiteP
         pages=len(parsed),
         learned_at=time.time(),
         warnings=list(site.warnings),
+        main_id=site.main_id,
         comments=learn_layout([p.blocks for p in parsed], site.roles) if options.comment_records else None,
     )
