@@ -93,6 +93,10 @@ class BatchState(StoreBase):
     def latest_profile(self, site: str) -> dict[str, Any] | None:
         return self._one("SELECT * FROM profiles WHERE site = ? ORDER BY version DESC LIMIT 1", [site])
 
+    def latest_profile_version(self, site: str) -> int | None:
+        row = self._one("SELECT MAX(version) AS v FROM profiles WHERE site = ?", [site])
+        return int(row["v"]) if row and row["v"] is not None else None
+
     def profile(self, site: str, version: int) -> dict[str, Any] | None:
         return self._one("SELECT * FROM profiles WHERE site = ? AND version = ?", [site, version])
 

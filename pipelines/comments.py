@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -28,21 +30,22 @@ from typing import Any
 import sqlite_utils
 
 from extractor.records import CommentRecord
-from extractor.scoring import tokenize
 
 # Columns of `comments` that come from the page (the rest are bookkeeping).
 _PAGE_FIELDS = ("text", "author", "date", "date_raw", "parent", "position")
+_WORD = re.compile(r"[^\W_]+")
 
 
 def _norm(text: str | None) -> str:
-    return " ".join(tokenize(text or ""))
+    # Runs of letters and digits after NFKC and casefolding (a cheap cousin of extractor.scoring.tokenize).
+    return " ".join(_WORD.findall(unicodedata.normalize("NFKC", text or "").casefold()))
 
 
 def fingerprint(text: str, author: str | None, date: str | None, occurrence: int = 0) -> str:
     """Stable id of a comment: fingerprint("Nice!", "Ann", "2024-05-01T10:00:00Z") == fingerprint(" nice ", "ann", ...).
 
-    Text and author are compared as token sequences (case, punctuation and spacing do not
-    matter); `date` is the parsed ISO date (a raw date that did not parse is left out, so that
+    Text and author are compared as sequences of letter/digit runs (case, punctuation and
+    spacing do not matter); `date` is the parsed ISO date (a raw date that did not parse is left out, so that
     relative dates such as "2 hours ago" cannot make a comment look new on every fetch).
     """
     key = "\x1f".join([_norm(text), _norm(author), (date or "")[:16], str(occurrence)])
@@ -63,7 +66,7 @@ def comment_dicts(records: Sequence[CommentRecord], texts: Sequence[str] = ()) -
     else:
         items = [(t, None, None, None, None, i) for i, t in enumerate(texts)]
     for text, author, date, date_raw, parent, position in items:
-        if not tokenize(text or ""):
+        if not _WORD.search(text or ""):
             continue
         key = (_norm(text), _norm(author), (date or "")[:16])
         occurrence = seen.get(key, 0)
@@ -123,6 +126,20 @@ def merge(article: str, site: str, observations: Sequence[Observation]) -> dict[
     return rows
 
 
+def upsert(db: sqlite_utils.Database, table: str, rows: Sequence[dict[str, Any]], pk: tuple[str, ...]) -> None:
+    """INSERT … ON CONFLICT(pk) DO UPDATE for rows with the same keys: what `upsert_all(pk=...)` does,
+    without the table introspection sqlite-utils runs on every call (≈40 statements a page here)."""
+    if not rows:
+        return
+    cols = list(rows[0])
+    sets = ", ".join(f"[{c}] = excluded.[{c}]" for c in cols if c not in pk)
+    sql = (
+        f"INSERT INTO [{table}] ({', '.join(f'[{c}]' for c in cols)}) VALUES ({', '.join('?' for _ in cols)})"
+        f" ON CONFLICT({', '.join(pk)}) DO UPDATE SET {sets}"
+    )
+    db.conn.executemany(sql, [[row[c] for c in cols] for row in rows])
+
+
 def refresh_article(db: sqlite_utils.Database, article: str) -> None:
     """Re-derive the article's `posts` row and `comments` rows from its extractions (call inside a transaction)."""
     found = list(
@@ -154,7 +171,7 @@ def refresh_article(db: sqlite_utils.Database, article: str) -> None:
         }
         old = next(db.query("SELECT * FROM posts WHERE url = ?", [article]), None)
         if old != post:
-            db.table("posts").upsert(post, pk="url")
+            upsert(db, "posts", [post], ("url",))
     site = found[0]["site"] if found else ""
     observations = [
         Observation(r["snapshot"], r["fetched_at"], r["error"] is None, json.loads(r["comments"] or "[]"))
@@ -164,7 +181,7 @@ def refresh_article(db: sqlite_utils.Database, article: str) -> None:
     existing = {r["fingerprint"]: r for r in db.query("SELECT * FROM comments WHERE article = ?", [article])}
     changed = [row for fp, row in wanted.items() if existing.get(fp) != row]
     if changed:
-        db.table("comments").upsert_all(changed, pk=("article", "fingerprint"))
+        upsert(db, "comments", changed, ("article", "fingerprint"))
     stale = [fp for fp in existing if fp not in wanted]  # an older extraction's artefact, not a vanished comment
     for fp in stale:
         db.execute("DELETE FROM comments WHERE article = ? AND fingerprint = ?", [article, fp])

@@ -220,10 +220,10 @@ class ExtractPipeline:
                 size=self.config.batch_size,
                 now=time.time(),
             )
-        if item.site in self.profiled:
-            self._submit(jobs.run_pages, item.site, [item.snapshot_id])
         if filled is not None:
-            self._submit(jobs.run_batch, filled)
+            self._submit(jobs.run_batch, filled)  # extracts this page too, right away
+        elif item.site in self.profiled:
+            self._submit(jobs.run_pages, item.site, [item.snapshot_id])
 
     # -- jobs ------------------------------------------------------------------------------
 

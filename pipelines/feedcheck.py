@@ -65,6 +65,13 @@ def _html_text(value: str) -> str:
         root = lxml.html.fragment_fromstring(value, create_parent="div")
     except Exception:  # lxml raises several types on junk; a wrong text only lowers agreement
         return " ".join(value.split())
+    first = root[0] if len(root) else None
+    if first is not None and first.tag == "p" and not (root.text or "").strip():
+        # WordPress opens a reply with a line linking to the parent comment ("In reply to <a
+        # href=…#comment-66>Name</a>."); the page does not show it as part of the text.
+        links = first.findall(".//a")
+        if len(links) == 1 and "#comment-" in (links[0].get("href") or "") and len(first.text_content()) < 200:
+            root.remove(first)
     for el in root.iter("p", "br", "div", "li", "blockquote"):
         el.tail = "\n" + (el.tail or "")
     return "\n".join(" ".join(line.split()) for line in root.text_content().splitlines() if line.strip())

@@ -82,7 +82,7 @@ class JobReport:
 
 
 _local = threading.local()
-_profiles: dict[tuple[str, str, int], SiteProfile] = {}
+_profiles: dict[tuple[str, str, int], tuple[SiteProfile, set[int]]] = {}
 
 
 def _store(cfg: JobConfig) -> Store:
@@ -99,13 +99,20 @@ def close_stores() -> None:
         store.close()
 
 
-def _profile(cfg: JobConfig, row: dict[str, Any]) -> SiteProfile:
-    key = (cfg.db_path, row["site"], int(row["version"]))
+def _latest_profile(cfg: JobConfig, store: Store, site: str) -> tuple[int, SiteProfile, set[int]] | None:
+    """The site's newest profile (version, profile, snapshots learned from), parsed once per worker."""
+    head = store.latest_profile_version(site)
+    if head is None:
+        return None
+    key = (cfg.db_path, site, head)
     if key not in _profiles:
         if len(_profiles) > 64:
             _profiles.clear()
-        _profiles[key] = SiteProfile.from_json(row["profile"])
-    return _profiles[key]
+        row = store.profile(site, head)
+        assert row is not None
+        _profiles[key] = (SiteProfile.from_json(row["profile"]), set(json.loads(row["snapshots"] or "[]")))
+    profile, learned_from = _profiles[key]
+    return head, profile, learned_from
 
 
 def page_of(row: dict[str, Any]) -> Page:
@@ -152,6 +159,18 @@ def inherit_layout(profile: SiteProfile, previous: SiteProfile | None) -> SitePr
     return profile
 
 
+def fill_records(pages: Sequence[Page], results: Sequence[PageExtraction], profile: SiteProfile) -> None:
+    """Comments the set's extraction could not split into records (few comments in the set) are
+    split with the site's profile, so that they keep the same fingerprints on the re-fetches."""
+    if profile.comments is None:
+        return
+    for page, result in zip(pages, results, strict=True):
+        if result.error is None and result.comments and not result.comment_records:
+            alt = profile.extract(page)
+            if alt.comment_records:
+                result.comments, result.comment_records = alt.comments, alt.comment_records
+
+
 def save_profile(
     store: Store, site: str, profile: SiteProfile, *, source: str, batch: int | None, snapshots: Sequence[int]
 ) -> int:
@@ -191,8 +210,10 @@ def run_batch(cfg: JobConfig, batch_id: int) -> JobReport:
         return report
     snaps = store.load_snapshots(store.batch_snapshots(batch_id))
     pages = [page_of(s) for s in snaps]
+    previous = _latest_profile(cfg, store, report.site)
     results = extract_site(pages)
-    profile = learn_profile(pages)
+    profile = inherit_layout(learn_profile(pages), previous[1] if previous else None)
+    fill_records(pages, results, profile)
     with store.transaction():
         if (store.batch(batch_id) or {}).get("state") != "full":
             return report  # another worker finished it meanwhile
@@ -224,11 +245,10 @@ def run_pages(cfg: JobConfig, site: str, snapshot_ids: Sequence[int]) -> JobRepo
     started = time.monotonic()
     store = _store(cfg)
     report = JobReport("profile", site)
-    prof_row = store.latest_profile(site)
-    if prof_row is None or not snapshot_ids:
+    latest = _latest_profile(cfg, store, site) if snapshot_ids else None
+    if latest is None:
         return report
-    version, profile = int(prof_row["version"]), _profile(cfg, prof_row)
-    learned_from = set(json.loads(prof_row["snapshots"] or "[]"))
+    version, profile, learned_from = latest
     done = store.extraction_states(snapshot_ids)
     todo = [
         i

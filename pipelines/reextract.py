@@ -63,7 +63,10 @@ def reextract_site(store: Store, cfg: jobs.JobConfig, site: str, report: Reextra
     report.profiles += len(profiles)
     for batch in store.db.query("SELECT id, profile_version FROM batches WHERE site = ? AND state = 'done'", [site]):
         snaps = store.load_snapshots(store.batch_snapshots(batch["id"]))
-        results = extract_site([jobs.page_of(s) for s in snaps])
+        pages = [jobs.page_of(s) for s in snaps]
+        results = extract_site(pages)
+        if batch["profile_version"] in profiles:
+            jobs.fill_records(pages, results, profiles[batch["profile_version"]])
         rows = [
             jobs.extraction_row(s, r, "batch", batch["id"], batch["profile_version"])
             for s, r in zip(snaps, results, strict=True)

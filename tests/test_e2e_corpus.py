@@ -15,8 +15,8 @@ import json
 import subprocess
 import sys
 from collections.abc import Iterator
-from email.utils import format_datetime
 from datetime import datetime
+from email.utils import format_datetime
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
