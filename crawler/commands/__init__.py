@@ -12,8 +12,10 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import re
 import shutil
 import sys
+import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 
@@ -23,6 +25,7 @@ from pipelines.query import open_store
 from pipelines.store import Store, default_db_path
 
 FORMATS = ("table", "jsonl", "csv")
+_ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z?$")
 
 
 class StoreCommand:
@@ -45,9 +48,26 @@ class StoreCommand:
         parser.add_argument("--format", choices=FORMATS, default=default, help=f"output format (default {default})")
 
 
+def _width(text: str) -> int:
+    """Terminal columns of `text`: CJK and other wide characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
 def _cell(value: Any, width: int) -> str:
+    """`value` on one line, cut with … and padded to `width` terminal columns."""
     text = "" if value is None else " ".join(str(value).split())
-    return text if len(text) <= width else text[: max(1, width - 1)] + "…"
+    if _ISO.match(text):
+        text = text[:10] + " " + text[11:16]  # tables show times to the minute; jsonl/csv keep them whole
+    if _width(text) > width:
+        out, used = [], 0
+        for ch in text:
+            w = _width(ch)
+            if used + w > width - 1:
+                break
+            out.append(ch)
+            used += w
+        text = "".join(out) + "…"
+    return text + " " * (width - _width(text))
 
 
 def write_rows(
@@ -69,12 +89,12 @@ def write_rows(
             count += 1
         return count
     materialized = list(rows)
-    total = shutil.get_terminal_size((160, 20)).columns
-    widths = {f: min(48, max([len(f)] + [len(_cell(r.get(f), 200)) for r in materialized])) for f in fields}
+    total = shutil.get_terminal_size((200, 25)).columns
+    widths = {f: min(40, max([len(f)] + [_width(_cell(r.get(f), 200).rstrip()) for r in materialized])) for f in fields}
     if wide in widths:  # the long text column gets what the others leave
         others = sum(w + 2 for f, w in widths.items() if f != wide)
-        widths[wide] = max(20, total - others)
-    out.write("  ".join(f.ljust(widths[f]) for f in fields).rstrip() + "\n")
+        widths[wide] = max(24, total - others)
+    out.write("  ".join(_cell(f, widths[f]) for f in fields).rstrip() + "\n")
     for row in materialized:
-        out.write("  ".join(_cell(row.get(f), widths[f]).ljust(widths[f]) for f in fields).rstrip() + "\n")
+        out.write("  ".join(_cell(row.get(f), widths[f]) for f in fields).rstrip() + "\n")
     return len(materialized)
