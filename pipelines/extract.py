@@ -16,11 +16,15 @@ once, so crawling never waits for extraction:
 warns where the agreement fell. A run killed meanwhile loses nothing: `open_spider` batches
 stored pages that were not batched, re-runs full batches and extracts pending pages.
 
-Thread or process? Measured with `bench/crawl_speed.py` on 2 cores against a farm blog of 3000
-articles (pages per second of crawl + store + extraction, as a ratio to a plain spider):
-see `bench/crawl_speed.py`'s docstring for the numbers. Process workers are the default: block
-building is pure Python and holds the GIL, so an extraction thread slows the reactor's own
-Python work, while a worker process only shares the CPU.
+Thread or process? Measured with `bench/crawl_speed.py` on 2 cores, 3000 pages of generated
+blogs (pages per second as a ratio to a plain Scrapy spider fetching the same pages):
+
+    project settings (polite)     process 0.96   thread 0.94   (plain spider 39.5 pages/s)
+    unthrottled (CPU-bound)       process 0.48   thread 0.35   store only 0.91 (plain 242 pages/s)
+
+lxml parsing releases the GIL only in part; block building, matching and comment splitting are
+pure Python and hold it, so an extraction thread slows the reactor's own Python work, while a
+worker process only shares the CPU. Process workers are the default (`EXTRACT_MODE`).
 """
 
 from __future__ import annotations
@@ -53,6 +57,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 MODES = ("process", "thread")
+CHECK_EVERY = 3600.0  # seconds between comment-feed checks in a long (watch mode) run
 
 
 def _watch_parent(parent: int) -> None:
@@ -141,7 +146,8 @@ class ExtractPipeline:
         self.store: Store | None = None
         self.profiled: set[str] = set()  # sites with a profile
         self.pending: set[Deferred[Any]] = set()
-        self.feed_sites: set[str] = set()
+        self.feed_sites: set[str] = set()  # comment feeds read since the last check
+        self.last_check = time.monotonic()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExtractPipeline:
@@ -156,6 +162,7 @@ class ExtractPipeline:
             drift_threshold=s.getfloat("EXTRACT_DRIFT_THRESHOLD", 0.5),
             agreement_min=s.getfloat("COMMENT_FEED_AGREEMENT_MIN", 0.8),
             agreement_drop=s.getfloat("COMMENT_FEED_AGREEMENT_DROP", 0.15),
+            # Tests only: hold each batch's write transaction open this long (kill -9 mid-write).
             write_pause=s.getfloat("EXTRACT_TEST_WRITE_PAUSE", 0.0),
             stats=crawler.stats,
         )
@@ -180,22 +187,25 @@ class ExtractPipeline:
         while self.pending:
             await maybe_deferred_to_future(DeferredList(list(self.pending), consumeErrors=True))
         try:
-            if self.store is not None and self.feed_sites:
-                with self.store.transaction() as db:
-                    found = check_sites(
-                        db,
-                        sorted(self.feed_sites),
-                        minimum=self.agreement_min,
-                        drop=self.agreement_drop,
-                        now=time.time(),
-                    )
-                for text in found:
-                    logger.warning(text)
+            self._check_feeds()
         finally:
             self.workers.shutdown()
             if self.store is not None:
                 self.store.close()
                 self.store = None
+
+    def _check_feeds(self) -> None:
+        """Compare comments with comment feeds for the sites whose feeds were read; warn where it fell."""
+        if self.store is None or not self.feed_sites:
+            return
+        with self.store.transaction() as db:
+            found = check_sites(
+                db, sorted(self.feed_sites), minimum=self.agreement_min, drop=self.agreement_drop, now=time.time()
+            )
+        for text in found:
+            logger.warning(text)
+        self.feed_sites.clear()
+        self.last_check = time.monotonic()
 
     # -- items -----------------------------------------------------------------------------
 
@@ -242,6 +252,8 @@ class ExtractPipeline:
             logger.log(logging.WARNING if level == "warning" else logging.INFO, text)
         if report.kind == "feed":
             self._inc("feed_entries", report.pages)
+            if time.monotonic() - self.last_check > CHECK_EVERY:  # watch mode never closes
+                self._check_feeds()
             return
         self._inc(f"{report.kind}_pages", report.pages)
         self._inc("milliseconds", round(report.seconds * 1000))
