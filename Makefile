@@ -38,5 +38,8 @@ bench: $(STAMP)
 report: $(STAMP)
 	$(BIN)/python -m extractor report --corpus ../shared/corpus --out report
 
+demo: $(STAMP)
+	$(BIN)/python scripts/demo.py
+
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

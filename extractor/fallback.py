@@ -80,6 +80,8 @@ def _dated_units(blocks: Sequence[Block], roles: Sequence[str]) -> list[tuple[Un
             if sum(dated[k] for k in members) >= DATED_SHARE * len(members):
                 counts = Counter(t for k in members for t in _tokens(blocks[k]))
                 shared = frozenset(t for t, n in counts.items() if n >= SIGNATURE_TOKEN_SHARE * len(members))
+                if counts and not shared:
+                    continue  # classed siblings of unlike kinds (a date line beside a comment area)
                 out.append((UnitSignature(tag, shared), members))
     return out
 
