@@ -244,7 +244,8 @@ def _no_comment_free_page(
     known: frozenset[str],
 ) -> tuple[list[list[str]], str]:
     """Comments taken as post because no page is comment-free: the fallbacks (fallback.py)."""
-    none_found = not any(COMMENT in r for r in roles)
+    with_comments = sum(1 for r in roles if COMMENT in r)
+    none_found = with_comments == 0
     if not options.comment_fallback:
         return roles, NO_COMMENTS if none_found else ""
     if known and none_found:

@@ -377,20 +377,31 @@ class CommentLayout:
         return cls(UnitSignature(str(data["tag"]), frozenset(tokens if isinstance(tokens, list) else [])), kinds)
 
 
-def learn_layout(pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]]) -> CommentLayout | None:
-    """The set's comment layout, or None when no page shows a repeated comment unit."""
+def _learn(
+    pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]]
+) -> tuple[CommentLayout, list[list[_Unit]]] | None:
     signature = learn_signature(pages, roles)
     if signature is None:
         return None
     units = [find_units(blocks, page_roles, signature) for blocks, page_roles in zip(pages, roles, strict=True)]
-    return CommentLayout(signature, learn_slots(list(zip(pages, roles, units, strict=True))))
+    return CommentLayout(signature, learn_slots(list(zip(pages, roles, units, strict=True)))), units
+
+
+def learn_layout(pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]]) -> CommentLayout | None:
+    """The set's comment layout, or None when no page shows a repeated comment unit."""
+    learned = _learn(pages, roles)
+    return learned[0] if learned is not None else None
 
 
 def split_comments(
     pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]]
 ) -> list[list[CommentRecord]] | None:
     """Comment records per page, or None when the set shows no repeated comment unit."""
-    layout = learn_layout(pages, roles)
-    if layout is None:
+    learned = _learn(pages, roles)
+    if learned is None:
         return None
-    return [layout.records(blocks, page_roles) for blocks, page_roles in zip(pages, roles, strict=True)]
+    layout, units = learned
+    return [
+        build_records(blocks, page_roles, page_units, layout.kinds)
+        for blocks, page_roles, page_units in zip(pages, roles, units, strict=True)
+    ]
