@@ -27,7 +27,8 @@ from .scoring import RecordCounts, SiteScore, macro, metrics, pooled, score_page
 from .separate import COMMENT, POST
 
 
-def _extract_files(paths: Sequence[Path], options: Options) -> list[PageExtraction]:  # one site's saved pages
+def _extract_files(paths: Sequence[Path], options: Options) -> list[PageExtraction]:
+    """One site's saved pages, extracted as one set."""
     pages = [Page(None, p.read_bytes()) for p in paths]
     return extract_site(pages, options)
 

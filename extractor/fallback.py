@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from .blocks import Block
 from .dates import parse_date
-from .records import SIGNATURE_TOKEN_SHARE, UnitSignature, _children, _pair_tags, _tokens
+from .records import SIGNATURE_TOKEN_SHARE, UnitSignature, _children, _pair_tags, _tokens, subtree_sums
 from .separate import COMMENT, POST
 
 # A short block holding a date: the date line of a comment, not a paragraph that names a day.
@@ -55,11 +55,8 @@ def _dated_units(blocks: Sequence[Block], roles: Sequence[str]) -> list[tuple[Un
     still counts once the other pages voted for its kind.
     """
     kids = _children(blocks)
-    dated = [int(_dated(b)) for b in blocks]
-    text = [int(bool(b.text) and roles[b.index] != "boilerplate") for b in blocks]
-    for i in range(len(blocks) - 1, -1, -1):
-        dated[i] = min(1, dated[i] + sum(dated[k] for k in kids[i]))
-        text[i] += sum(text[k] for k in kids[i])
+    dated = [min(1, n) for n in subtree_sums([int(_dated(b)) for b in blocks], kids)]
+    text = subtree_sums([int(bool(b.text) and roles[b.index] != "boilerplate") for b in blocks], kids)
     # comments follow the post, in a list of their own: units come after the post's first text
     # (its title, usually), and their list does not hold that first text
     start = next((b.index for b in blocks if roles[b.index] == POST and b.text), 0)

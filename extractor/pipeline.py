@@ -189,19 +189,14 @@ def classify(
     outliers = template_outliers(blocks, options.class_mode) if options.skip_template_outliers else set()
     if outliers:
         warnings.append(f"{len(outliers)} page(s) do not share the site's template; their content is taken as post")
-        content = [list(flags) for flags in content]
-    core = [bl for p, bl in enumerate(blocks) if p not in outliers]
-    eligible = eligible_identifiers(core, options.class_mode) if len(core) > 1 else set()
+    keep = [p for p in range(len(pages)) if p not in outliers]
+    eligible = eligible_identifiers([blocks[p] for p in keep], options.class_mode) if len(keep) > 1 else set()
     idents = [assign_identifiers(bl, eligible, options.class_mode) for bl in blocks]
     # Step 7: separation (2013 §3.6).
     metadata_ids: set[str] = set()
     main_id: str | None = None
     if options.robust_post_identifiers:
-        sep = robust_post_identifiers(
-            [bl for p, bl in enumerate(blocks) if p not in outliers],
-            [c for p, c in enumerate(content) if p not in outliers],
-            [i for p, i in enumerate(idents) if p not in outliers],
-        )
+        sep = robust_post_identifiers([blocks[p] for p in keep], [content[p] for p in keep], [idents[p] for p in keep])
         post_ids = sep.post_ids
         warnings.extend(sep.notes)
         metadata_ids = sep.metadata_ids
@@ -244,8 +239,7 @@ def _no_comment_free_page(
     known: frozenset[str],
 ) -> tuple[list[list[str]], str]:
     """Comments taken as post because no page is comment-free: the fallbacks (fallback.py)."""
-    with_comments = sum(1 for r in roles if COMMENT in r)
-    none_found = with_comments == 0
+    none_found = not any(COMMENT in r for r in roles)
     if not options.comment_fallback:
         return roles, NO_COMMENTS if none_found else ""
     if known and none_found:

@@ -95,18 +95,20 @@ def _children(blocks: Sequence[Block]) -> list[list[int]]:
     return kids
 
 
+def subtree_sums(values: list[int], kids: list[list[int]]) -> list[int]:
+    """Each block's value plus its descendants' (blocks are in preorder, so reversed = children first)."""
+    sums = list(values)
+    for i in range(len(sums) - 1, -1, -1):
+        sums[i] += sum(sums[k] for k in kids[i])
+    return sums
+
+
 def _comment_counts(blocks: Sequence[Block], roles: Sequence[str], kids: list[list[int]]) -> list[int]:
-    counts = [int(role == COMMENT and bool(b.text)) for b, role in zip(blocks, roles, strict=True)]
-    for i in range(len(blocks) - 1, -1, -1):  # preorder reversed: children before parents
-        counts[i] += sum(counts[k] for k in kids[i])
-    return counts
+    return subtree_sums([int(role == COMMENT and bool(b.text)) for b, role in zip(blocks, roles, strict=True)], kids)
 
 
 def _text_counts(blocks: Sequence[Block], kids: list[list[int]]) -> list[int]:
-    counts = [int(bool(b.text)) for b in blocks]
-    for i in range(len(blocks) - 1, -1, -1):
-        counts[i] += sum(counts[k] for k in kids[i])
-    return counts
+    return subtree_sums([int(bool(b.text)) for b in blocks], kids)
 
 
 def _unit_groups(blocks: Sequence[Block], roles: Sequence[str]) -> list[list[Block]]:
