@@ -25,8 +25,8 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check crawler extractor pipelines farm
-	$(BIN)/ruff format --check crawler extractor pipelines farm
+	$(BIN)/ruff check crawler extractor pipelines farm setup.py
+	$(BIN)/ruff format --check crawler extractor pipelines farm setup.py
 	$(BIN)/mypy crawler extractor pipelines
 
 evaluate: $(STAMP)

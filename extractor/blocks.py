@@ -21,6 +21,11 @@ from typing import Any
 
 from lxml import etree
 
+try:  # the compiled walk, built by `pip install -e .` when a C compiler is present
+    from . import _cwalk  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - pure-Python installs
+    _cwalk = None
+
 # The block-level elements (one place, with the reason).
 # HTML 4.01 §7.5.3 lists the block-level elements of %block and %flow: P, H1-H6, UL, OL, DIR, MENU,
 # PRE, DL, DIV, CENTER, NOSCRIPT, NOFRAMES, BLOCKQUOTE, FORM, ISINDEX, HR, TABLE, FIELDSET, ADDRESS;
@@ -84,6 +89,7 @@ BLOCK_TAGS: frozenset[str] = frozenset(
 )
 # Excluded with their content (§3.2.2 excludes SCRIPT and STYLE; the others hold no visible text).
 EXCLUDED_TAGS: tuple[str, ...] = ("script", "style", "noscript", "template")
+_EXCLUDED: frozenset[str] = frozenset(EXCLUDED_TAGS)
 # Attributes whose values are block features (§3.2.3).
 FEATURE_ATTRS: frozenset[str] = frozenset(("title", "alt", "src"))
 
@@ -110,7 +116,9 @@ class Block:
     tags: dict[str, int] = field(default_factory=dict)
     lines: dict[str, int] = field(default_factory=dict)
     attrs: dict[str, int] = field(default_factory=dict)
-    datetimes: list[str] = field(default_factory=list)  # <time datetime> values, for comment dates
+    # <time datetime> values, for comment dates (a tuple: most blocks have none, and an empty
+    # tuple is shared and invisible to the garbage collector).
+    datetimes: tuple[str, ...] = ()
 
     @property
     def link_density(self) -> float:
@@ -134,12 +142,9 @@ def parse_html(text: str) -> etree._Element | None:
         return None
 
 
-def _finish(block: Block, parts: list[str], tags: list[str], link_chars: int) -> None:
-    counts: dict[str, int] = {}
-    for tag in tags:
-        counts[tag] = counts.get(tag, 0) + 1
-    block.tags = counts
-    text = "".join(parts)
+def _finish(block: Block, text: str, tags: dict[str, int], link_chars: int) -> None:
+    """A block's measures from its own text (block boundaries and BRs as newlines) and tags."""
+    block.tags = tags
     if not text or text.isspace():
         return
     kept = [line for line in (" ".join(raw.split()) for raw in text.split("\n")) if line]
@@ -196,10 +201,27 @@ class _XPaths:
 
 
 def blocks_of(root: etree._Element) -> list[Block]:
-    """All blocks of a parsed page in preorder; the body (or the root) is always block 0."""
+    """All blocks of a parsed page in preorder; the body (or the root) is always block 0.
+
+    Uses the compiled walk (``_cwalk``) when it is built, else the same walk in Python.
+    """
     body = root.find("body")
     if body is None:
         body = root
+    if _cwalk is not None:
+        return _cwalk.walk(body, BLOCK_TAGS, _EXCLUDED, Block, body.getroottree().getpath)
+    return _walk_python(body)
+
+
+def _counts(tags: list[str]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for tag in tags:
+        counts[tag] = counts.get(tag, 0) + 1
+    return counts
+
+
+def _walk_python(body: etree._Element) -> list[Block]:
+    """The reference walk (pure Python; modifies the tree: excluded elements go, BR tails gain a newline)."""
     etree.strip_elements(body, *EXCLUDED_TAGS, with_tail=False)
     for br in body.iter("br"):  # a line break ends a text line (§3.2.3 splits on lines)
         br.tail = "\n" + br.tail if br.tail else "\n"
@@ -246,7 +268,7 @@ def blocks_of(root: etree._Element) -> list[Block]:
             break
         if tag in block_tags:
             assert block is not None
-            _finish(block, parts, tags, link_chars)
+            _finish(block, "".join(parts), _counts(tags), link_chars)
             block, parts, tags, link_chars, last_child = stack.pop()
             parts.append("\n")
         tail = el.tail
@@ -255,10 +277,10 @@ def blocks_of(root: etree._Element) -> list[Block]:
             if link_depth:
                 link_chars += len(tail.strip())
     if block is not None:
-        _finish(block, parts, tags, link_chars)
+        _finish(block, "".join(parts), _counts(tags), link_chars)
     while stack:  # only when the walk stopped early
         b, p, t, lc, _ = stack.pop()
-        _finish(b, p, t, lc)
+        _finish(b, "".join(p), _counts(t), lc)
     for block, path in zip(blocks, xpaths.paths(), strict=True):
         block.xpath = path
     _attach_attributes(body, owner)
@@ -293,7 +315,7 @@ def _attach_attributes(body: etree._Element, owner: dict[etree._Element, Block])
             if block is None:
                 continue
             if attr.attrname == "datetime":
-                block.datetimes.append(value)
+                block.datetimes += (value,)
             else:
                 block.attrs[value] = block.attrs.get(value, 0) + 1
 

@@ -55,8 +55,8 @@ def _dated_units(blocks: Sequence[Block], roles: Sequence[str]) -> list[tuple[Un
     still counts once the other pages voted for its kind.
     """
     kids = _children(blocks)
-    dated = [min(1, n) for n in subtree_sums([int(_dated(b)) for b in blocks], kids)]
-    text = subtree_sums([int(bool(b.text) and roles[b.index] != "boilerplate") for b in blocks], kids)
+    dated = [min(1, n) for n in subtree_sums([int(_dated(b)) for b in blocks], blocks)]
+    text = subtree_sums([int(bool(b.text) and roles[b.index] != "boilerplate") for b in blocks], blocks)
     # comments follow the post, in a list of their own: units come after the post's first text
     # (its title, usually), and their list does not hold that first text
     start = next((b.index for b in blocks if roles[b.index] == POST and b.text), 0)
@@ -101,7 +101,7 @@ def dated_comment_region(pages: Sequence[Sequence[Block]], roles: Sequence[Seque
         for sig, members in page_units:
             if sig.tag == signature.tag and sum(signature.matches(blocks[k]) for k in members) * 2 >= len(members):
                 heads.update(members)
-        pair = _pair_tags(blocks, _children(blocks), heads)
+        pair = _pair_tags(blocks, heads)
         for b in blocks:  # the <dd> that follows each dated <dt> belongs to it
             if b.index in heads or (b.prev_sibling in heads and pair.get(b.parent) == b.tag):
                 inside[b.index] = True

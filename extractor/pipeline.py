@@ -9,7 +9,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import gc
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from .blocks import Block, parse_blocks
@@ -128,6 +130,29 @@ def extract_site(
     ``known_comment_ids``: identifiers that held comments on other sites (2013 §4.7), used only
     when this set shows no comment-free page (fallback.py).
     """
+    with collector_paused():
+        return _extract_site(pages, options, known_comment_ids)
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for a set's extraction, then restore it.
+
+    A set creates a hundred thousand blocks and vectors in a burst; they hold no reference cycles
+    (reference counting frees them), yet each full collection pass re-walks all of them, which
+    measured 40-55% of the block stage on the corpus. Left alone when the collector is already off.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def _extract_site(pages: Sequence[Page], options: Options, known_comment_ids: Iterable[str]) -> list[PageExtraction]:
     cache: dict[object, Vector] = {}
     parsed = [read_page(p, options, cache) for p in pages]
     good = [p for p in parsed if p.error is None]

@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, field
 from .identifiers import assign_identifiers, identifier_counts
 from .matching import FingerprintIndex, Vector
 from .options import DEFAULT, Options
-from .pipeline import Page, PageExtraction, ParsedPage, classify, page_output, read_page
+from .pipeline import Page, PageExtraction, ParsedPage, classify, collector_paused, page_output, read_page
 from .records import CommentLayout, learn_layout
 from .robust import drop_link_blocks
 from .separate import BOILERPLATE, COMMENT, POST
@@ -130,8 +130,9 @@ def _role(content: bool, ident: str, profile: SiteProfile) -> str:
 
 def learn_profile(pages: Sequence[Page], options: Options = DEFAULT) -> SiteProfile:
     """Learn a site profile from a set of the site's pages (ideally some without comments)."""
-    parsed = [p for p in (read_page(page, options) for page in pages) if p.error is None]
-    return profile_from_parsed(parsed, options)
+    with collector_paused():
+        parsed = [p for p in (read_page(page, options) for page in pages) if p.error is None]
+        return profile_from_parsed(parsed, options)
 
 
 def profile_from_parsed(parsed: Sequence[ParsedPage], options: Options) -> SiteProfile:

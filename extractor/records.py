@@ -26,7 +26,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import pairwise
 
 from .blocks import Block
 from .dates import parse_date
@@ -95,26 +94,27 @@ def _children(blocks: Sequence[Block]) -> list[list[int]]:
     return kids
 
 
-def subtree_sums(values: list[int], kids: list[list[int]]) -> list[int]:
+def subtree_sums(values: list[int], blocks: Sequence[Block]) -> list[int]:
     """Each block's value plus its descendants' (blocks are in preorder, so reversed = children first)."""
     sums = list(values)
-    for i in range(len(sums) - 1, -1, -1):
-        sums[i] += sum(sums[k] for k in kids[i])
+    for b in reversed(blocks):
+        if b.parent >= 0 and sums[b.index]:
+            sums[b.parent] += sums[b.index]
     return sums
 
 
-def _comment_counts(blocks: Sequence[Block], roles: Sequence[str], kids: list[list[int]]) -> list[int]:
-    return subtree_sums([int(role == COMMENT and bool(b.text)) for b, role in zip(blocks, roles, strict=True)], kids)
+def _comment_counts(blocks: Sequence[Block], roles: Sequence[str]) -> list[int]:
+    return subtree_sums([int(role == COMMENT and bool(b.text)) for b, role in zip(blocks, roles, strict=True)], blocks)
 
 
-def _text_counts(blocks: Sequence[Block], kids: list[list[int]]) -> list[int]:
-    return subtree_sums([int(bool(b.text)) for b in blocks], kids)
+def _text_counts(blocks: Sequence[Block]) -> list[int]:
+    return subtree_sums([int(bool(b.text)) for b in blocks], blocks)
 
 
 def _unit_groups(blocks: Sequence[Block], roles: Sequence[str]) -> list[list[Block]]:
     """Groups of repeated comment-bearing siblings at the first repeating level of the region."""
     kids = _children(blocks)
-    counts = _comment_counts(blocks, roles, kids)
+    counts = _comment_counts(blocks, roles)
     if not blocks or counts[0] == 0:
         return []
     node = 0
@@ -162,9 +162,8 @@ def find_units(blocks: Sequence[Block], roles: Sequence[str], signature: UnitSig
     A unit may continue into the sibling that follows it when the list pairs them (``<dt>`` author
     and date, then ``<dd>`` text): a tag that follows at least half of the unit roots of a parent.
     """
-    kids = _children(blocks)
-    counts = _comment_counts(blocks, roles, kids)
-    texts = _text_counts(blocks, kids)
+    counts = _comment_counts(blocks, roles)
+    texts = _text_counts(blocks)
     # a comment whose words also occur on another page ("Thanks!") has no comment block left,
     # but it still has the unit's class: with a class signature, any unit with text counts
     roots = {
@@ -174,7 +173,7 @@ def find_units(blocks: Sequence[Block], roles: Sequence[str], signature: UnitSig
         and signature.matches(b)
         and roles[b.index] != POST
     }
-    pair_tags = _pair_tags(blocks, kids, roots)
+    pair_tags = _pair_tags(blocks, roots)
     unit_of = [-1] * len(blocks)
     units: list[_Unit] = []
     for b in blocks:
@@ -192,18 +191,18 @@ def find_units(blocks: Sequence[Block], roles: Sequence[str], signature: UnitSig
     return units
 
 
-def _pair_tags(blocks: Sequence[Block], kids: list[list[int]], roots: set[int]) -> dict[int, str]:
+def _pair_tags(blocks: Sequence[Block], roots: set[int]) -> dict[int, str]:
     """Per parent, the tag of the sibling that follows most unit roots (``dd`` after ``dt``)."""
+    n_roots = Counter(blocks[r].parent for r in roots)
+    follows: dict[int, Counter[str]] = {}
+    for b in blocks:
+        if b.prev_sibling in roots and b.index not in roots:
+            follows.setdefault(b.parent, Counter())[b.tag] += 1
     out: dict[int, str] = {}
-    for parent, children in enumerate(kids):
-        n_roots = sum(1 for c in children if c in roots)
-        if not n_roots:
-            continue
-        follows = Counter(blocks[b].tag for a, b in pairwise(children) if a in roots and b not in roots)
-        if follows:
-            tag, n = follows.most_common(1)[0]
-            if n * 2 >= n_roots:
-                out[parent] = tag
+    for parent, tags in follows.items():
+        tag, n = tags.most_common(1)[0]
+        if n * 2 >= n_roots[parent]:
+            out[parent] = tag
     return out
 
 

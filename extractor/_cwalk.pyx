@@ -1,0 +1,298 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Compiled form of ``blocks.blocks_of`` (ExtractUniqueBlock 2009 §3.2.2-3.2.3).
+
+The pure-Python walk spends most of its time in per-element Python work (two iterwalk events,
+text and tail reads, tag lists), several times lxml's own parse time. This module walks the
+libxml2 tree lxml built directly, through lxml's public C API (``lxml.includes.etreepublic``):
+element names, text nodes and attributes are read from the C structures, each block's text is
+gathered in a C buffer and decoded once. It produces exactly the blocks ``blocks._walk_python``
+produces (tests/test_cwalk.py checks every corpus page and random trees), without modifying the
+tree: SCRIPT/STYLE/NOSCRIPT/TEMPLATE subtrees are skipped instead of stripped, and a BR adds its
+line break to the text instead of to its tail.
+"""
+
+from cpython.unicode cimport PyUnicode_DecodeUTF8
+from libc.stdlib cimport free, realloc
+from libc.string cimport memcpy, strcmp, strlen
+
+cimport lxml.includes.etreepublic as cetree
+from lxml.includes cimport tree
+
+cetree.import_lxml__etree()
+
+
+cdef struct Level:
+    # One open block: its text buffer (UTF-8), link characters, latest child block.
+    char* data
+    Py_ssize_t length
+    Py_ssize_t cap
+    Py_ssize_t link_chars
+    Py_ssize_t last_child
+    Py_ssize_t index
+
+
+cdef int _grow(Level* lv, Py_ssize_t extra) except -1:
+    cdef Py_ssize_t cap = lv.cap * 2 if lv.cap else 256
+    cdef char* p
+    while cap < lv.length + extra:
+        cap *= 2
+    p = <char*>realloc(lv.data, cap)
+    if p == NULL:
+        raise MemoryError()
+    lv.data = p
+    lv.cap = cap
+    return 0
+
+
+cdef inline int _add(Level* lv, const char* s, Py_ssize_t n) except -1:
+    if lv.length + n > lv.cap:
+        _grow(lv, n)
+    memcpy(lv.data + lv.length, s, n)
+    lv.length += n
+    return 0
+
+
+cdef str _decode(const char* s, Py_ssize_t n):
+    return PyUnicode_DecodeUTF8(s, n, "replace")
+
+
+cdef str _attr_value(tree.xmlAttr* attr):
+    # An attribute's value is the concatenation of its text children (lxml's .get()).
+    cdef tree.xmlNode* c = attr.children
+    if c == NULL:
+        return ""
+    if c.next == NULL and c.content != NULL:
+        return _decode(<const char*>c.content, strlen(<const char*>c.content))
+    parts = []
+    while c != NULL:
+        if c.content != NULL:
+            parts.append(_decode(<const char*>c.content, strlen(<const char*>c.content)))
+        c = c.next
+    return "".join(parts)
+
+
+cdef inline bint _is_text(tree.xmlNode* n) noexcept:
+    return n.type == tree.XML_TEXT_NODE or n.type == tree.XML_CDATA_SECTION_NODE
+
+
+cdef inline bint _blank(const char* s, Py_ssize_t n) noexcept:
+    # ASCII whitespace only: most layout wrappers hold nothing else, and need no decoding.
+    cdef Py_ssize_t i
+    cdef char c
+    for i in range(n):
+        c = s[i]
+        if c != 32 and c != 10 and c != 9 and c != 13 and c != 12 and c != 11:
+            return False
+    return True
+
+
+cdef _measure(object block, str text, dict tags, Py_ssize_t link_chars):
+    # blocks._finish, compiled: the lines of the block (whitespace runs collapsed, blank lines
+    # dropped), their lower-cased counts, and the characters of text and of link text.
+    cdef list kept = []
+    cdef dict lines = {}
+    cdef str raw, line, low, joined
+    cdef Py_ssize_t chars
+    block.tags = tags
+    if text.isspace():
+        return
+    for raw in text.split("\n"):
+        line = " ".join(raw.split())
+        if line:
+            kept.append(line)
+            low = line.lower()
+            lines[low] = lines.get(low, 0) + 1
+    joined = "\n".join(kept)
+    block.lines = lines
+    block.text = joined
+    chars = len(joined) - len(kept) + 1
+    block.text_chars = chars
+    block.link_chars = link_chars if link_chars < chars else chars
+
+
+def walk(
+    cetree._Element start,
+    frozenset block_tags,
+    frozenset excluded,
+    object make_block,
+    object getpath,
+):
+    """Blocks of the subtree at ``start`` in preorder (``start`` is always block 0).
+
+    ``make_block(index, tag, parent, prev_sibling, id, class)`` creates a block, measured as
+    ``blocks._finish`` measures it; ``getpath`` (the tree's) gives the XPath of ``start`` and of
+    non-block parents of blocks.
+    """
+    cdef tree.xmlNode* top = start._c_node
+    cdef tree.xmlNode* node = top
+    cdef tree.xmlNode* nxt
+    cdef tree.xmlAttr* attr
+    cdef Level* levels = NULL
+    cdef Level* lv
+    cdef Py_ssize_t depth = -1, cap = 0, link_depth = 0, n, i
+    cdef const char* name
+    cdef bint descend
+    cdef dict names = {}  # name pointer -> str (libxml2 interns names per document)
+    cdef list blocks = []
+    cdef list parents = []  # per block: parent element pointer (0 for ``start``)
+    cdef list owns = []  # per block: its element pointer
+    cdef list positions = []  # per block: position among same-tag siblings
+    cdef list tag_stack = []  # per open block: its tags dict
+    cdef dict counts = {}  # parent element pointer -> {tag: same-tag block children so far}
+    cdef dict per_parent
+    cdef dict tags
+    cdef dict attrs
+    cdef str tag, value
+    cdef object block
+    cdef object block_id, block_class
+    try:
+        while True:
+            # start of ``node`` (an element)
+            descend = False
+            key = <size_t>node.name
+            tag = names.get(key)
+            if tag is None:
+                tag = _decode(<const char*>node.name, strlen(<const char*>node.name))
+                names[key] = tag
+            if tag not in excluded or node is top:
+                if depth < 0 or tag in block_tags:
+                    block_id = block_class = None
+                    attr = node.properties
+                    while attr != NULL:
+                        name = <const char*>attr.name
+                        if block_id is None and strcmp(name, "id") == 0:
+                            block_id = _attr_value(attr)
+                        elif block_class is None and strcmp(name, "class") == 0:
+                            block_class = _attr_value(attr)
+                        attr = attr.next
+                    i = len(blocks)
+                    if depth >= 0:
+                        lv = &levels[depth]
+                        _add(lv, "\n", 1)
+                        block = make_block(i, tag, lv.index, lv.last_child, block_id, block_class)
+                        lv.last_child = i
+                        pkey = <size_t>node.parent
+                        per_parent = counts.get(pkey)
+                        if per_parent is None:
+                            per_parent = counts[pkey] = {}
+                        n = per_parent.get(tag, 0) + 1
+                        per_parent[tag] = n
+                        parents.append(pkey)
+                        owns.append(<size_t>node)
+                        positions.append(n)
+                    else:
+                        block = make_block(i, tag, -1, -1, block_id, block_class)
+                        parents.append(0)
+                        owns.append(<size_t>node)
+                        positions.append(0)
+                    blocks.append(block)
+                    depth += 1
+                    if depth >= cap:
+                        cap = cap * 2 if cap else 64
+                        levels = <Level*>realloc(levels, cap * sizeof(Level))
+                        if levels == NULL:
+                            raise MemoryError()
+                        for n in range(depth, cap):
+                            levels[n].data = NULL
+                            levels[n].cap = 0
+                    lv = &levels[depth]
+                    lv.length = 0
+                    lv.link_chars = 0
+                    lv.last_child = -1
+                    lv.index = i
+                    tags = {}
+                    tag_stack.append(tags)
+                else:
+                    tags = tag_stack[depth]
+                tags[tag] = tags.get(tag, 0) + 1
+                if node.properties != NULL:
+                    attr = node.properties
+                    while attr != NULL:
+                        name = <const char*>attr.name
+                        if (
+                            strcmp(name, "title") == 0
+                            or strcmp(name, "alt") == 0
+                            or strcmp(name, "src") == 0
+                            or strcmp(name, "datetime") == 0
+                        ):
+                            value = _attr_value(attr).strip()
+                            if value:
+                                block = blocks[levels[depth].index]
+                                if strcmp(name, "datetime") == 0:
+                                    block.datetimes += (value,)
+                                else:
+                                    attrs = block.attrs
+                                    attrs[value] = attrs.get(value, 0) + 1
+                        attr = attr.next
+                if tag == "a":
+                    link_depth += 1
+                descend = node.children != NULL
+            if descend:
+                nxt = node.children
+            else:
+                nxt = NULL
+            # Text children are consumed here; descend to the first element child, or end ``node``.
+            while True:
+                while nxt != NULL and nxt.type != tree.XML_ELEMENT_NODE:
+                    if _is_text(nxt) and nxt.content != NULL:
+                        lv = &levels[depth]
+                        n = strlen(<const char*>nxt.content)
+                        _add(lv, <const char*>nxt.content, n)
+                        if link_depth:
+                            lv.link_chars += len(_decode(<const char*>nxt.content, n).strip())
+                    nxt = nxt.next
+                if nxt != NULL:
+                    break
+                # end of ``node``
+                tag = names[<size_t>node.name]
+                if tag not in excluded or node is top:
+                    if tag == "a" and link_depth:
+                        link_depth -= 1
+                    if node is top or tag in block_tags:
+                        lv = &levels[depth]
+                        block = blocks[lv.index]
+                        if _blank(lv.data, lv.length):
+                            block.tags = tag_stack.pop()
+                        else:
+                            _measure(block, _decode(lv.data, lv.length), tag_stack.pop(), lv.link_chars)
+                        depth -= 1
+                        if depth >= 0:
+                            _add(&levels[depth], "\n", 1)
+                    elif tag == "br":
+                        _add(&levels[depth], "\n", 1)
+                if node is top:
+                    _set_xpaths(start, blocks, parents, owns, positions, counts, getpath)
+                    return blocks
+                nxt = node.next
+                node = node.parent
+            node = nxt
+    finally:
+        if levels != NULL:
+            for n in range(cap):
+                free(levels[n].data)
+            free(levels)
+
+
+cdef _set_xpaths(
+    cetree._Element start, list blocks, list parents, list owns, list positions, dict counts, object getpath
+):
+    # Blocks are numbered per parent and tag during the walk (every same-tag sibling of a block is
+    # a block), so no sibling is counted twice; the position is left out when the tag is alone
+    # among its siblings, as lxml's getpath writes it.
+    cdef dict known = {}
+    cdef tree.xmlNode* c_node
+    cdef Py_ssize_t i
+    for i in range(len(blocks)):
+        block = blocks[i]
+        pkey = parents[i]
+        tag = block.tag
+        if pkey == 0:
+            path = getpath(start)
+        else:
+            base = known.get(pkey)
+            if base is None:
+                c_node = <tree.xmlNode*><size_t>pkey
+                base = known[pkey] = getpath(cetree.elementFactory(start._doc, c_node))
+            path = f"{base}/{tag}" if counts[pkey][tag] == 1 else f"{base}/{tag}[{positions[i]}]"
+        known[owns[i]] = path
+        block.xpath = path

@@ -1,0 +1,111 @@
+"""The compiled block walk (extractor/_cwalk.pyx) gives exactly the pure-Python walk's blocks."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from lxml import etree
+
+from extractor import blocks as B
+from extractor.corpus import iter_corpus
+from extractor.decode import decode_html
+
+FIELDS = [f.name for f in fields(B.Block)]
+
+needs_cwalk = pytest.mark.skipif(B._cwalk is None, reason="compiled walk not built (no C compiler)")
+
+
+def test_compiled_walk_is_built_in_ci() -> None:
+    # CI installs through pyproject.toml/setup.py with a compiler: the fast path must be there.
+    if os.environ.get("CI"):
+        assert B._cwalk is not None, "extractor._cwalk was not built"
+
+
+def _body(root: etree._Element) -> etree._Element:
+    body = root.find("body")
+    return root if body is None else body
+
+
+def _both(text: str) -> tuple[list[B.Block], list[B.Block]]:
+    root_c, root_py = B.parse_html(text), B.parse_html(text)
+    assert root_c is not None and root_py is not None
+    return B.blocks_of(root_c), B._walk_python(_body(root_py))
+
+
+def _assert_same(text: str) -> None:
+    fast, slow = _both(text)
+    assert len(fast) == len(slow)
+    for a, b in zip(fast, slow, strict=True):
+        for name in FIELDS:
+            assert getattr(a, name) == getattr(b, name), (a.index, name)
+
+
+@needs_cwalk
+def test_every_corpus_page_gives_the_same_blocks(corpus_root: Path) -> None:
+    pages = [p for site in iter_corpus(corpus_root) for p in site.page_files()]
+    assert len(pages) > 300
+    for page in pages:
+        _assert_same(decode_html(page.read_bytes(), None).text)
+
+
+@needs_cwalk
+def test_the_tree_is_left_unchanged() -> None:
+    root = B.parse_html("<body><p>a<br>b<script>x()</script>c</p><style>p{}</style></body>")
+    assert root is not None
+    before = etree.tostring(root)
+    B.blocks_of(root)
+    assert etree.tostring(root) == before
+
+
+@needs_cwalk
+def test_edge_cases() -> None:
+    for text in [
+        "<p>only a paragraph, no body element</p>",
+        "<body></body>",
+        "<body>   \n\t </body>",
+        "<body><div id>empty id</div><div class=''>x</div></body>",
+        "<body><a href=x><div>linked block</div> tail</a></body>",
+        "<body><span><p>block in an inline</p><p>second</p></span></body>",
+        "<body><p>caf\u00e9 \u00a0 \u3000 日本語<img alt=' 写真 ' src=a.png title=t></p></body>",
+        "<body><time datetime='2012-01-02'>Jan 2</time><p><time datetime=' '>x</time></p></body>",
+        "<body><noscript><p>hidden</p></noscript><template><p>t</p></template>after</body>",
+        "<body><p>a<!-- comment -->b<?pi x?>c</p></body>",
+        "<body>" + "<div>" * 3000 + "deep" + "</div>" * 3000 + "</body>",
+    ]:
+        _assert_same(text)
+
+
+TAGS = ["div", "p", "li", "ul", "td", "tr", "span", "a", "b", "br", "img", "script", "style", "time", "h2", "section"]
+ATTRS = ["id", "class", "title", "alt", "src", "datetime", "href"]
+WORDS = ["x", "Hello", "  ", "\n", "\u00a0", "a b", "日本", "Reply", "\t\n  \n", "&amp;", "&lt;b&gt;"]
+
+
+@st.composite
+def html_trees(draw: st.DrawFn, depth: int = 0) -> str:
+    parts = []
+    for _ in range(draw(st.integers(0, 4 if depth < 4 else 0))):
+        if draw(st.booleans()):
+            parts.append(draw(st.sampled_from(WORDS)))
+            continue
+        tag = draw(st.sampled_from(TAGS))
+        attrs = "".join(
+            f' {a}="{draw(st.sampled_from(WORDS))}"' for a in draw(st.lists(st.sampled_from(ATTRS), max_size=3))
+        )
+        inner = draw(html_trees(depth + 1))
+        parts.append(f"<{tag}{attrs}>{inner}</{tag}>")
+    return "".join(parts)
+
+
+@needs_cwalk
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(html_trees())
+def test_random_trees_give_the_same_blocks(fragment: str) -> None:
+    text = f"<html><body>{fragment}</body></html>"
+    if B.parse_html(text) is None:
+        return
+    _assert_same(text)
