@@ -62,23 +62,34 @@ def _candidates(block: Block, class_mode: ClassMode) -> list[str]:
 def identifier_counts(blocks: Iterable[Block], class_mode: ClassMode) -> dict[str, int]:
     counts: dict[str, int] = {}
     for b in blocks:
+        if b.element_id is None and b.element_class is None:
+            continue
         for c in candidates(b, class_mode):
             counts[c] = counts.get(c, 0) + 1
     return counts
 
 
-def eligible_identifiers(pages: Sequence[Sequence[Block]], class_mode: ClassMode) -> set[str]:
+def once_identifiers(blocks: Iterable[Block], class_mode: ClassMode) -> frozenset[str]:
+    """The identifiers that occur exactly once in a page."""
+    return frozenset(c for c, n in identifier_counts(blocks, class_mode).items() if n == 1)
+
+
+def eligible_identifiers(
+    pages: Sequence[Sequence[Block]], class_mode: ClassMode, once_per_page: Sequence[frozenset[str]] | None = None
+) -> set[str]:
     """Identifiers that occur exactly once in each page of the set."""
     eligible: set[str] | None = None
-    for blocks in pages:
-        once = {c for c, n in identifier_counts(blocks, class_mode).items() if n == 1}
-        eligible = once if eligible is None else eligible & once
+    for p, blocks in enumerate(pages):
+        once = once_per_page[p] if once_per_page is not None else once_identifiers(blocks, class_mode)
+        eligible = set(once) if eligible is None else eligible & once
         if not eligible:
             return set()
     return eligible or set()
 
 
-def template_outliers(pages: Sequence[Sequence[Block]], class_mode: ClassMode) -> set[int]:
+def template_outliers(
+    pages: Sequence[Sequence[Block]], class_mode: ClassMode, once_per_page: Sequence[frozenset[str]] | None = None
+) -> set[int]:
     """Pages that do not share the site's template (deviation D7).
 
     The core identifiers occur exactly once on at least half of the pages; a page holding less than
@@ -88,7 +99,7 @@ def template_outliers(pages: Sequence[Sequence[Block]], class_mode: ClassMode) -
     n = len(pages)
     if n < 3:
         return set()
-    once = [{c for c, k in identifier_counts(blocks, class_mode).items() if k == 1} for blocks in pages]
+    once = once_per_page if once_per_page is not None else [once_identifiers(b, class_mode) for b in pages]
     seen: dict[str, int] = {}
     for ids in once:
         for c in ids:
@@ -103,7 +114,12 @@ def assign_identifiers(blocks: Sequence[Block], eligible: set[str], class_mode: 
     """Each block's identifier, propagated in preorder (own, previous sibling, parent, default)."""
     out: list[str] = []
     for b in blocks:
-        own = next((c for c in candidates(b, class_mode) if c in eligible), None)
+        own = None
+        if b.element_id is not None or b.element_class is not None:
+            for c in candidates(b, class_mode):
+                if c in eligible:
+                    own = c
+                    break
         if own is not None:
             out.append(own)
         elif b.prev_sibling >= 0:

@@ -109,20 +109,24 @@ def _prefixes(distinct: list[_Distinct], threshold: float) -> list[list[str]]:
     for d in distinct:
         for f in d.vector.weights:
             df[f] = df.get(f, 0) + 1
+    # one global order (document frequency, then the feature) as integer ranks, so each vector's
+    # features sort with a C-level key
+    rank = {f: r for r, f in enumerate(sorted(df, key=lambda f: (df[f], f)))}
+    by_rank = rank.__getitem__
     out: list[list[str]] = []
     for d in distinct:
         v = d.vector
         if not v.norm:
             out.append([])
             continue
-        feats = sorted(v.weights, key=lambda f: (df[f], f))
+        weights = v.weights
         # suffix norm: drop features from the front while the rest can still reach the threshold
         rest = v.norm * v.norm
         bound = (threshold - _EPS) * v.norm
         prefix = []
-        for f in feats:
+        for f in sorted(weights, key=by_rank) if len(weights) > 1 else weights:
             prefix.append(f)
-            rest -= v.weights[f] ** 2
+            rest -= weights[f] ** 2
             if rest <= 0 or math.sqrt(max(rest, 0.0)) < bound:
                 break
         out.append(prefix)

@@ -23,6 +23,7 @@ from .identifiers import (
     assign_identifiers,
     candidates,
     eligible_identifiers,
+    once_identifiers,
     template_outliers,
 )
 from .matching import Vector, group_vectors, near_duplicate_clusters, unique_blocks
@@ -211,11 +212,16 @@ def classify(
         content = drop_link_blocks(blocks, content, options.max_link_density)
     link_dense = [[u and not c for u, c in zip(us, cs, strict=True)] for us, cs in zip(unique, content, strict=True)]
     # Step 6: identifiers (2013 §3.5); D7 leaves pages without the site's template out.
-    outliers = template_outliers(blocks, options.class_mode) if options.skip_template_outliers else set()
+    once = [once_identifiers(bl, options.class_mode) for bl in blocks]
+    outliers = template_outliers(blocks, options.class_mode, once) if options.skip_template_outliers else set()
     if outliers:
         warnings.append(f"{len(outliers)} page(s) do not share the site's template; their content is taken as post")
     keep = [p for p in range(len(pages)) if p not in outliers]
-    eligible = eligible_identifiers([blocks[p] for p in keep], options.class_mode) if len(keep) > 1 else set()
+    eligible = (
+        eligible_identifiers([blocks[p] for p in keep], options.class_mode, [once[p] for p in keep])
+        if len(keep) > 1
+        else set()
+    )
     idents = [assign_identifiers(bl, eligible, options.class_mode) for bl in blocks]
     # Step 7: separation (2013 §3.6).
     metadata_ids: set[str] = set()

@@ -51,7 +51,9 @@ def identifier_stats(
         for b, flag, ident in zip(blocks, flags, ids, strict=True):
             if not b.text:
                 continue
-            s = stats.setdefault(ident, IdentifierStats())
+            s = stats.get(ident)
+            if s is None:
+                s = stats[ident] = IdentifierStats()
             s.shown.add(p)
             if b.link_density <= 0.5:  # links (related posts, tag clouds) are not what it says
                 shown[ident] = shown.get(ident, 0) + 1
