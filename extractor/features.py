@@ -33,7 +33,7 @@ def block_vector(block: Block, options: Options, cache: dict[object, Vector] | N
     tags = block.tags
     bare = not block.lines and not block.attrs
     if bare and cache is not None:
-        cache_key = frozenset(tags.items())
+        cache_key = tuple(tags.items())  # tags keep first-seen order; another order only misses
         hit = cache.get(cache_key)
         if hit is not None:
             return hit

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import gc
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -119,8 +120,11 @@ def _looks_binary(text: str) -> bool:
     sample = text[:4096]
     if not sample:
         return False
-    bad = sum(1 for ch in sample if ch == "\ufffd" or (ch < " " and ch not in "\t\n\r\f"))
-    return bad > len(sample) * 0.1
+    return len(_NOT_TEXT.findall(sample)) > len(sample) * 0.1
+
+
+# Replacement characters and control characters other than tab, newline, carriage return, form feed.
+_NOT_TEXT = re.compile("[\ufffd\x00-\x08\x0b\x0e-\x1f]")
 
 
 def extract_site(
