@@ -110,6 +110,28 @@ cdef _measure(object block, str text, dict tags, Py_ssize_t link_chars):
     block.link_chars = link_chars if link_chars < chars else chars
 
 
+cdef object _new_block(object cls, Py_ssize_t index, str tag, Py_ssize_t parent, Py_ssize_t prev, object id_, object class_):
+    # Block(index, tag, parent, prev_sibling, id, class) without the dataclass's Python-level
+    # __init__ (a third of the walk's time): every field set here, with Block's defaults
+    # (tests/test_cwalk.py compares every field with the pure-Python walk's blocks).
+    block = cls.__new__(cls)
+    block.index = index
+    block.tag = tag
+    block.parent = parent
+    block.prev_sibling = prev
+    block.element_id = id_
+    block.element_class = class_
+    block.xpath = ""
+    block.text = ""
+    block.text_chars = 0
+    block.link_chars = 0
+    block.tags = {}
+    block.lines = {}
+    block.attrs = {}
+    block.datetimes = ()
+    return block
+
+
 def walk(
     cetree._Element start,
     frozenset block_tags,
@@ -119,7 +141,7 @@ def walk(
 ):
     """Blocks of the subtree at ``start`` in preorder (``start`` is always block 0).
 
-    ``make_block(index, tag, parent, prev_sibling, id, class)`` creates a block, measured as
+    ``make_block`` is the ``Block`` class; each block is measured as
     ``blocks._finish`` measures it; ``getpath`` (the tree's) gives the XPath of ``start`` and of
     non-block parents of blocks.
     """
@@ -169,7 +191,7 @@ def walk(
                     if depth >= 0:
                         lv = &levels[depth]
                         _add(lv, "\n", 1)
-                        block = make_block(i, tag, lv.index, lv.last_child, block_id, block_class)
+                        block = _new_block(make_block, i, tag, lv.index, lv.last_child, block_id, block_class)
                         lv.last_child = i
                         pkey = <size_t>node.parent
                         per_parent = counts.get(pkey)
@@ -181,7 +203,7 @@ def walk(
                         owns.append(<size_t>node)
                         positions.append(n)
                     else:
-                        block = make_block(i, tag, -1, -1, block_id, block_class)
+                        block = _new_block(make_block, i, tag, -1, -1, block_id, block_class)
                         parents.append(0)
                         owns.append(<size_t>node)
                         positions.append(0)
