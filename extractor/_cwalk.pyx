@@ -13,6 +13,7 @@ line break to the text instead of to its tail.
 
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.stdlib cimport free, realloc
+from libc.math cimport sqrt
 from libc.string cimport memcpy, strcmp, strlen
 
 cimport lxml.includes.etreepublic as cetree
@@ -318,3 +319,52 @@ cdef _set_xpaths(
             path = f"{base}/{tag}" if counts[pkey][tag] == 1 else f"{base}/{tag}[{positions[i]}]"
         known[owns[i]] = path
         block.xpath = path
+
+
+def block_vectors(list blocks, str mode, double scale, dict cache, object vector_cls, object hypot, str tag_prefix, str attr_prefix):
+    """``features.block_vector`` for every block of a page, compiled (same weights, norm and key).
+
+    ``cache`` shares the vectors of blocks with tags only (most of a page) within a set.
+    """
+    cdef list out = []
+    cdef dict tags, lines, attrs, weights
+    cdef dict tag_keys = {}
+    cdef Py_ssize_t n
+    cdef int kind = 0 if mode == "binary" else (1 if mode == "count" else 2)
+    for block in blocks:
+        tags = block.tags
+        lines = block.lines
+        attrs = block.attrs
+        bare = not lines and not attrs
+        if bare:
+            cache_key = tuple(tags.items())
+            hit = cache.get(cache_key)
+            if hit is not None:
+                out.append(hit)
+                continue
+        weights = {}
+        for t, count in tags.items():
+            key = tag_keys.get(t)
+            if key is None:
+                key = tag_keys[t] = tag_prefix + t
+            n = count
+            if kind == 0:
+                weights[key] = scale
+            elif kind == 1:
+                weights[key] = n * scale
+            else:
+                weights[key] = sqrt(<double>n) * scale
+        if lines:
+            weights.update(lines)
+        if attrs:
+            for value, count in attrs.items():
+                key = attr_prefix + value
+                weights[key] = weights.get(key, 0) + count
+        vector = vector_cls.__new__(vector_cls)
+        vector.weights = weights
+        vector.norm = hypot(*weights.values())
+        vector.key = frozenset(weights.items())
+        if bare:
+            cache[cache_key] = vector
+        out.append(vector)
+    return out

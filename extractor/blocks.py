@@ -221,8 +221,11 @@ def _counts(tags: list[str]) -> dict[str, int]:
 
 
 def _walk_python(body: etree._Element) -> list[Block]:
-    """The reference walk (pure Python; modifies the tree: excluded elements go, BR tails gain a newline)."""
-    etree.strip_elements(body, *EXCLUDED_TAGS, with_tail=False)
+    """The reference walk (pure Python; modifies the tree: BR tails gain a newline).
+
+    Excluded elements (SCRIPT, STYLE, NOSCRIPT, TEMPLATE) are skipped with their content; their
+    tails stay in place, as separate text pieces (as the compiled walk reads them).
+    """
     for br in body.iter("br"):  # a line break ends a text line (§3.2.3 splits on lines)
         br.tail = "\n" + br.tail if br.tail else "\n"
     xpaths = _XPaths(body.getroottree().getpath)
@@ -238,10 +241,14 @@ def _walk_python(body: etree._Element) -> list[Block]:
     link_chars = 0
     link_depth = 0
     last_child = -1  # latest child block of the current block
-    for event, el in etree.iterwalk(body, events=("start", "end")):
+    walker = etree.iterwalk(body, events=("start", "end"))
+    for event, el in walker:
         tag = el.tag
         if event == "start":
             if type(tag) is not str:  # comments and PIs are removed by the parser
+                continue
+            if tag in _EXCLUDED and block is not None:
+                walker.skip_subtree()
                 continue
             if block is None or tag in block_tags:
                 parent = block.index if block is not None else -1
@@ -288,7 +295,9 @@ def _walk_python(body: etree._Element) -> list[Block]:
 
 
 _FEATURE_ATTR_XPATH = etree.XPath(
-    ".//@title|.//@alt|.//@src|.//@datetime|self::*/@title|self::*/@alt|self::*/@src|self::*/@datetime"
+    "(.//@title|.//@alt|.//@src|.//@datetime)"
+    "[not(ancestor::script or ancestor::style or ancestor::noscript or ancestor::template)]"
+    "|self::*/@title|self::*/@alt|self::*/@src|self::*/@datetime"
 )
 
 

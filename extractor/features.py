@@ -10,7 +10,12 @@ from __future__ import annotations
 
 import math
 
-from .blocks import ATTR_PREFIX, TAG_PREFIX, Block
+from .blocks import (
+    ATTR_PREFIX,
+    TAG_PREFIX,
+    Block,
+    _cwalk,  # type: ignore[attr-defined]
+)
 from .matching import Vector
 from .options import Options
 
@@ -22,6 +27,15 @@ def _tag_key(tag: str) -> str:
     if key is None:
         key = _TAG_KEYS[tag] = TAG_PREFIX + tag
     return key
+
+
+def block_vectors(blocks: list[Block], options: Options, cache: dict[object, Vector]) -> list[Vector]:
+    """``block_vector`` for every block of a page (compiled when ``_cwalk`` is built)."""
+    if _cwalk is not None:
+        return _cwalk.block_vectors(
+            blocks, options.tag_weight, options.tag_scale, cache, Vector, math.hypot, TAG_PREFIX, ATTR_PREFIX
+        )
+    return [block_vector(b, options, cache) for b in blocks]
 
 
 def block_vector(block: Block, options: Options, cache: dict[object, Vector] | None = None) -> Vector:

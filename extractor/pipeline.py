@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from .blocks import Block, parse_blocks
 from .decode import decode_html
 from .fallback import dated_comment_region, known_comment_region
-from .features import block_vector
+from .features import block_vectors
 from .identifiers import (
     DEFAULT_IDENTIFIER,
     assign_identifiers,
@@ -112,7 +112,7 @@ def read_page(page: Page, options: Options = DEFAULT, cache: dict[object, Vector
     blocks = parse_blocks(decoded.text)
     if not blocks:
         return ParsedPage(page.url, [], [], decoded.encoding, error="no parseable HTML")
-    vectors = [block_vector(b, options, cache) for b in blocks]
+    vectors = block_vectors(blocks, options, {} if cache is None else cache)
     return ParsedPage(page.url, blocks, vectors, decoded.encoding, warnings=warnings)
 
 

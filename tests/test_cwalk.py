@@ -109,3 +109,19 @@ def test_random_trees_give_the_same_blocks(fragment: str) -> None:
     if B.parse_html(text) is None:
         return
     _assert_same(text)
+
+
+@needs_cwalk
+@pytest.mark.parametrize("mode", ["binary", "count", "sqrt"])
+def test_compiled_vectors_equal_block_vector(corpus_root: Path, mode: str) -> None:
+    from extractor.features import block_vector, block_vectors
+    from extractor.options import DEFAULT
+
+    options = DEFAULT.but(tag_weight=mode, tag_scale=0.7)
+    site = next(iter_corpus(corpus_root, ["dragnet"]))
+    for page in site.page_files()[:3]:
+        blocks = B.parse_blocks(decode_html(page.read_bytes(), None).text)
+        fast = block_vectors(blocks, options, {})
+        slow = [block_vector(b, options) for b in blocks]
+        for a, b in zip(fast, slow, strict=True):
+            assert (a.weights, a.norm, a.key) == (b.weights, b.norm, b.key)
