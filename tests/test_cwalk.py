@@ -125,3 +125,16 @@ def test_compiled_vectors_equal_block_vector(corpus_root: Path, mode: str) -> No
         slow = [block_vector(b, options) for b in blocks]
         for a, b in zip(fast, slow, strict=True):
             assert (a.weights, a.norm, a.key) == (b.weights, b.norm, b.key)
+
+
+@needs_cwalk
+def test_pure_python_fallback_extracts_the_same(corpus_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from extractor import Page, extract_site
+    from extractor import features as F
+
+    site = next(iter_corpus(corpus_root, ["wordpress"]))
+    pages = [Page(None, p.read_bytes()) for p in site.page_files()[:8]]
+    compiled = [(x.post, x.comments) for x in extract_site(pages)]
+    monkeypatch.setattr(B, "_cwalk", None)
+    monkeypatch.setattr(F, "_cwalk", None)
+    assert [(x.post, x.comments) for x in extract_site(pages)] == compiled
