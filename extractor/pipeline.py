@@ -46,9 +46,13 @@ class Page:
     headers: Mapping[str, object] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class BlockResult:
-    """A block as reported: enough to store it or paint it in a report."""
+    """A block as reported: enough to store it or paint it in a report.
+
+    Not frozen: a page reports every block, and a frozen dataclass's constructor costs about
+    twice as much.
+    """
 
     index: int
     tag: str

@@ -211,7 +211,8 @@ def _slot(block: Block, unit: _Unit, blocks: Sequence[Block]) -> tuple[str, ...]
     path: list[str] = []
     node = block
     while node.index not in unit.heads:
-        first = node.element_class.split()[0] if node.element_class and node.element_class.split() else ""
+        tokens = node.element_class.split() if node.element_class else None
+        first = tokens[0] if tokens else ""
         path.append(f"{node.tag}.{first}")
         if node.parent < 0:
             break
