@@ -87,14 +87,13 @@ cdef inline bint _blank(const char* s, Py_ssize_t n) noexcept:
     return True
 
 
-cdef _measure(object block, str text, dict tags, Py_ssize_t link_chars):
+cdef _measure(object block, str text, Py_ssize_t link_chars):
     # blocks._finish, compiled: the lines of the block (whitespace runs collapsed, blank lines
     # dropped), their lower-cased counts, and the characters of text and of link text.
     cdef list kept = []
     cdef dict lines = {}
     cdef str raw, line, low, joined
     cdef Py_ssize_t chars
-    block.tags = tags
     if text.isspace():
         return
     for raw in text.split("\n"):
@@ -111,7 +110,9 @@ cdef _measure(object block, str text, dict tags, Py_ssize_t link_chars):
     block.link_chars = link_chars if link_chars < chars else chars
 
 
-cdef object _new_block(object cls, Py_ssize_t index, str tag, Py_ssize_t parent, Py_ssize_t prev, object id_, object class_):
+cdef object _new_block(
+    object cls, Py_ssize_t index, str tag, Py_ssize_t parent, Py_ssize_t prev, object id_, object class_, dict tags
+):
     # Block(index, tag, parent, prev_sibling, id, class) without the dataclass's Python-level
     # __init__ (a third of the walk's time): every field set here, with Block's defaults
     # (tests/test_cwalk.py compares every field with the pure-Python walk's blocks).
@@ -126,7 +127,7 @@ cdef object _new_block(object cls, Py_ssize_t index, str tag, Py_ssize_t parent,
     block.text = ""
     block.text_chars = 0
     block.link_chars = 0
-    block.tags = {}
+    block.tags = tags  # filled in as the walk meets the block's elements
     block.lines = {}
     block.attrs = {}
     block.datetimes = ()
@@ -137,13 +138,13 @@ def walk(
     cetree._Element start,
     frozenset block_tags,
     frozenset excluded,
-    object make_block,
+    object block_cls,
     object getpath,
 ):
     """Blocks of the subtree at ``start`` in preorder (``start`` is always block 0).
 
-    ``make_block`` is the ``Block`` class; each block is measured as
-    ``blocks._finish`` measures it; ``getpath`` (the tree's) gives the XPath of ``start`` and of
+    ``block_cls`` is ``blocks.Block``; each block is measured as ``blocks._finish`` measures it;
+    ``getpath`` (the tree's) gives the XPath of ``start`` and of
     non-block parents of blocks.
     """
     cdef tree.xmlNode* top = start._c_node
@@ -189,10 +190,11 @@ def walk(
                             block_class = _attr_value(attr)
                         attr = attr.next
                     i = len(blocks)
+                    tags = {}
                     if depth >= 0:
                         lv = &levels[depth]
                         _add(lv, "\n", 1)
-                        block = _new_block(make_block, i, tag, lv.index, lv.last_child, block_id, block_class)
+                        block = _new_block(block_cls, i, tag, lv.index, lv.last_child, block_id, block_class, tags)
                         lv.last_child = i
                         pkey = <size_t>node.parent
                         per_parent = counts.get(pkey)
@@ -204,7 +206,7 @@ def walk(
                         owns.append(<size_t>node)
                         positions.append(n)
                     else:
-                        block = _new_block(make_block, i, tag, -1, -1, block_id, block_class)
+                        block = _new_block(block_cls, i, tag, -1, -1, block_id, block_class, tags)
                         parents.append(0)
                         owns.append(<size_t>node)
                         positions.append(0)
@@ -223,7 +225,6 @@ def walk(
                     lv.link_chars = 0
                     lv.last_child = -1
                     lv.index = i
-                    tags = {}
                     tag_stack.append(tags)
                 else:
                     tags = tag_stack[depth]
@@ -274,10 +275,9 @@ def walk(
                     if node is top or tag in block_tags:
                         lv = &levels[depth]
                         block = blocks[lv.index]
-                        if _blank(lv.data, lv.length):
-                            block.tags = tag_stack.pop()
-                        else:
-                            _measure(block, _decode(lv.data, lv.length), tag_stack.pop(), lv.link_chars)
+                        tag_stack.pop()
+                        if not _blank(lv.data, lv.length):
+                            _measure(block, _decode(lv.data, lv.length), lv.link_chars)
                         depth -= 1
                         if depth >= 0:
                             _add(&levels[depth], "\n", 1)
