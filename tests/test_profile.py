@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from garden_blog import COMMENTS, POSTS, blog_page
 
 from extractor import DEFAULT, PAPER, Page, SiteProfile, extract_site, learn_profile
 from extractor.corpus import iter_corpus
@@ -15,28 +16,7 @@ from extractor.scoring import tokenize
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
-POSTS = [
-    ("Tomatoes in pots", "Cherry tomatoes grow well in deep pots.", "Water them every morning in July."),
-    ("Winter beans", "Broad beans survive a mild winter outside.", "Sow them in late October or November."),
-    ("Herb spiral", "A herb spiral packs many plants into one bed.", "Thyme and sage go on the dry top."),
-    ("Rain barrels", "Two barrels collect the rain from the shed roof.", "A cheap pump empties them into cans."),
-]
-COMMENTS = [["Mine split after rain, any advice?"], [], ["Where do the mint plants go?"], []]
 NEW_POST = ("Compost bins", "A three-bay compost bin turns kitchen waste into soil.", "Turn it every fortnight.")
-
-
-def blog_page(n, post, comments=()):
-    title, p1, p2 = post
-    comment_html = "".join(
-        f'<div class="comment"><p>Reader {n}-{i}</p><p>{text}</p></div>' for i, text in enumerate(comments)
-    )
-    return f"""<html><head><title>{title}</title></head><body>
-<div id="header"><h1>Gardening Notes</h1><p>A blog about small gardens</p></div>
-<ul id="nav"><li><a href="/">Home</a></li><li><a href="/about">About</a></li></ul>
-<div id="main"><div id="post"><h2>{title}</h2><p>{p1}</p><p>{p2}</p></div>
-<div id="comments"><h3>Comments</h3>{comment_html}</div></div>
-<div id="footer"><p>Copyright Gardening Notes</p></div>
-</body></html>""".encode()
 
 
 @pytest.fixture(scope="module")
