@@ -88,7 +88,9 @@ def dated_comment_region(pages: Sequence[Sequence[Block]], roles: Sequence[Seque
     units = [_dated_units(blocks, page_roles) for blocks, page_roles in zip(pages, roles, strict=True)]
     votes: Counter[UnitSignature] = Counter()
     for page_units in units:
-        votes.update({sig for sig, members in page_units if len(members) >= 2})
+        # once per page, in document order: ties in the vote go to the earlier unit kind, whatever
+        # the string hash seed (a set here made the result differ between runs)
+        votes.update(dict.fromkeys(sig for sig, members in page_units if len(members) >= 2).keys())
     if not votes:
         return None
     signature, n = votes.most_common(1)[0]
