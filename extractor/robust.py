@@ -92,9 +92,10 @@ def robust_post_identifiers(
 
     * an identifier carrying exactly one short block on every page where it carries any, on at least
       half of the pages, is per-page metadata (date, category line, byline): boilerplate;
-    * another identifier on at least half of the pages whose content starts before the end of the
-      main post identifier's content (the S0 identifier with the most text) is part of the post:
-      comments follow the post they comment on.
+    * any other identifier whose content, on most pages where it has some, starts before the end of
+      the main post identifier's content (the S0 identifier with the most text) is part of the
+      post: comments follow the post they comment on. Identifiers with content on a few pages only
+      count too (a short post's text sitting in its container, a per-page heading above the body).
     """
     with_content = [p for p, flags in enumerate(content) if any(flags)]
     n = len(with_content)
@@ -125,7 +126,7 @@ def robust_post_identifiers(
         post.add(main)
         notes.append(f"no identifier carries content on every page; main post identifier {main}")
     end = stats[main].last
-    for ident in sorted(majority - every - metadata - {main}):
+    for ident in sorted(stats.keys() - every - metadata - {main}):
         s = stats[ident]
         before = sum(1 for p in s.pages if p in end and s.first[p] < end[p])
         if before * 2 > len(s.pages):
