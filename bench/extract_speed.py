@@ -4,8 +4,9 @@
 
 Prints (medians over --repeat runs, CPU time of this process so that other load on a shared
 machine disturbs the ratios less):
-1. set extraction of every corpus site (decode + parse + blocks + match + separate) / lxml.html
-   parse-only time of the same pages (target <= 2.5);
+1. set extraction of every corpus site (decode + parse + blocks + match + separate, then comment
+   records) / lxml.html parse-only time of the same pages (target <= 2.5), and the same without
+   comment records (the stages issue 3 names);
 2. per-page cost of a 1,000-page set / per-page cost of a 20-page set, both generated from corpus
    templates with fresh article text (target <= 1.5);
 3. single-page extraction with a learned site profile / parse time of the same pages (target <= 1.5);
@@ -30,7 +31,7 @@ import lxml.html
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from extractor import Page, extract_site, learn_profile  # noqa: E402
+from extractor import DEFAULT, Page, extract_site, learn_profile  # noqa: E402
 from extractor.corpus import iter_corpus  # noqa: E402
 
 WORDS = [
@@ -131,6 +132,10 @@ def main() -> int:
     r, t_ex, t_parse = median_ratio(lambda: [extract_site(s) for s in sets], parse_all, a.repeat)
     print(f"corpus sets: {len(sets)} sets, {len(raws)} pages, {sum(map(len, raws)) / 1e6:.1f} MB")
     print(f"  set extraction / lxml parse      = {r:5.2f}  (median of {a.repeat}; {t_ex:.2f}s vs {t_parse:.2f}s CPU)")
+    # issue 3's stages alone (decode + parse + blocks + match + separate): comment records off
+    bare = DEFAULT.but(comment_records=False)
+    r, t_ex, t_parse = median_ratio(lambda: [extract_site(s, bare) for s in sets], parse_all, a.repeat)
+    print(f"    without comment records        = {r:5.2f}  ({t_ex:.2f}s vs {t_parse:.2f}s CPU)")
 
     templates = wordpress_templates(corpus)
     small = generated_set(templates, 20, 1)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
+from functools import lru_cache
 
 _MONTHS = {
     m: i + 1
@@ -63,6 +64,12 @@ def parse_date(text: str | None) -> str | None:
     """ISO 8601 for a printed or machine date, or None when nothing date-like is found."""
     if not text or not _DIGIT.search(text):
         return None
+    return _parse_date(text)
+
+
+# Short texts repeat across a site's pages (sidebar dates, bylines, "2 comments"): a bounded memo.
+@lru_cache(maxsize=16384)
+def _parse_date(text: str) -> str | None:
     iso = _iso_value(text)
     if iso:
         return iso

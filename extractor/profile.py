@@ -30,6 +30,7 @@ from .robust import drop_link_blocks
 from .separate import BOILERPLATE, COMMENT, POST
 
 PROFILE_FORMAT = 1
+_BARE_CACHE_LIMIT = 50_000
 
 
 @dataclass(slots=True)
@@ -48,6 +49,9 @@ class SiteProfile:
     comments: CommentLayout | None = None
     main_id: str | None = None
     _index: FingerprintIndex | None = None
+    # Vectors of tag-only blocks (most of a page), shared by the pages this profile extracts: a
+    # site's layout wrappers repeat from page to page (cleared past _BARE_CACHE_LIMIT entries).
+    _bare: dict[object, Vector] = field(default_factory=dict, repr=False)
 
     def index(self) -> FingerprintIndex:
         """The boilerplate fingerprints, indexed on first use."""
@@ -58,7 +62,13 @@ class SiteProfile:
 
     def extract(self, page: Page) -> PageExtraction:
         """Extract one page of the site with this profile (no set needed)."""
-        parsed = read_page(page, self.options)
+        with collector_paused():
+            return self._extract(page)
+
+    def _extract(self, page: Page) -> PageExtraction:
+        if len(self._bare) > _BARE_CACHE_LIMIT:
+            self._bare.clear()
+        parsed = read_page(page, self.options, self._bare)
         if parsed.error is not None:
             return PageExtraction(parsed.url, encoding=parsed.encoding, error=parsed.error, warnings=parsed.warnings)
         roles, idents, match = self.roles(parsed)

@@ -206,20 +206,37 @@ def _pair_tags(blocks: Sequence[Block], roots: set[int]) -> dict[int, str]:
     return out
 
 
-def _slot(block: Block, unit: _Unit, blocks: Sequence[Block]) -> tuple[str, ...]:
-    """Where a block sits in its unit: the tags (and first class) from the unit's head down."""
-    path: list[str] = []
+def _slot(
+    block: Block, unit: _Unit, blocks: Sequence[Block], memo: dict[int, tuple[str, ...]] | None = None
+) -> tuple[str, ...]:
+    """Where a block sits in its unit: the tags (and first class) from the unit's head down.
+
+    ``memo`` (one per unit) holds the slots already computed: a block's slot is its parent's plus
+    its own step, so a unit's blocks cost one step each.
+    """
+    if memo is None:
+        memo = {}
+    chain: list[Block] = []
     node = block
-    while node.index not in unit.heads:
-        tokens = node.element_class.split() if node.element_class else None
-        first = tokens[0] if tokens else ""
-        path.append(f"{node.tag}.{first}")
+    while True:
+        hit = memo.get(node.index)
+        if hit is not None:
+            base = hit
+            break
+        if node.index in unit.heads:
+            # inside the paired sibling (<dd> after <dt>) when the head is not the unit's root
+            base = memo[node.index] = () if node.index == unit.root.index else (f"+{node.tag}",)
+            break
+        chain.append(node)
         if node.parent < 0:
+            base = () if node.index == unit.root.index else (f"+{node.tag}",)
             break
         node = blocks[node.parent]
-    if node.index != unit.root.index:
-        path.append(f"+{node.tag}")  # inside the paired sibling (<dd> after <dt>)
-    return tuple(reversed(path))
+    for step in reversed(chain):
+        tokens = step.element_class.split() if step.element_class else None
+        base = (*base, f"{step.tag}.{tokens[0] if tokens else ''}")
+        memo[step.index] = base
+    return base
 
 
 def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequence[_Unit]]]) -> SlotKinds:
@@ -234,10 +251,11 @@ def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequ
         for unit in units:
             n_units += 1
             per_unit: Counter[tuple[str, ...]] = Counter()
+            memo: dict[int, tuple[str, ...]] = {}
             for pos, b in enumerate(unit.own):
                 if b is unit.root and not b.text:
                     continue
-                slot = _slot(b, unit, blocks)
+                slot = _slot(b, unit, blocks, memo)
                 per_unit[slot] += 1
                 texts.setdefault(slot, []).append(b.text)
                 commented[slot] += roles[b.index] == COMMENT and bool(b.text)
@@ -321,8 +339,9 @@ def build_records(
     for position, unit in enumerate(units):
         lines: list[str] = []
         author = date = date_raw = None
+        memo: dict[int, tuple[str, ...]] = {}
         for b in unit.own:
-            slot = _slot(b, unit, blocks)
+            slot = _slot(b, unit, blocks, memo)
             if slot == kinds.author and author is None and b.text:
                 author = _author(b.text.split("\n")[0], kinds)
             elif slot in kinds.date and date is None:
