@@ -48,10 +48,10 @@ class SiteProfile:
     warnings: list[str] = field(default_factory=list)
     comments: CommentLayout | None = None
     main_id: str | None = None
-    _index: FingerprintIndex | None = None
+    _index: FingerprintIndex | None = field(default=None, repr=False, compare=False)
     # Vectors of tag-only blocks (most of a page), shared by the pages this profile extracts: a
     # site's layout wrappers repeat from page to page (cleared past _BARE_CACHE_LIMIT entries).
-    _bare: dict[object, Vector] = field(default_factory=dict, repr=False)
+    _bare: dict[object, Vector] = field(default_factory=dict, repr=False, compare=False)
 
     def index(self) -> FingerprintIndex:
         """The boilerplate fingerprints, indexed on first use."""

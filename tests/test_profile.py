@@ -173,3 +173,16 @@ def test_held_out_template_match_beats_another_site(corpus_root, site, name):
     _, by_profile, other_site = held_out(site, name)
     assert by_profile.template_match >= 0.5
     assert other_site.template_match < by_profile.template_match
+
+
+def test_profile_extraction_is_the_same_with_its_vector_cache_warm(blog_profile) -> None:
+    # the profile keeps tag-only vectors between pages: a second pass must give the same output
+    blog_pages = [Page(None, blog_page(i, p, c)) for i, (p, c) in enumerate(zip(POSTS, COMMENTS, strict=True))]
+    blog_pages.append(Page(None, blog_page(9, NEW_POST, ["Do worms help?"])))
+    first = [blog_profile.extract(p) for p in blog_pages]
+    second = [blog_profile.extract(p) for p in blog_pages]
+    fresh = SiteProfile.from_json(blog_profile.to_json())
+    third = [fresh.extract(p) for p in blog_pages]
+    assert [(x.post, x.comments) for x in first] == [(x.post, x.comments) for x in second]
+    assert [(x.post, x.comments) for x in first] == [(x.post, x.comments) for x in third]
+    assert fresh == blog_profile  # caches are not part of what a profile is
