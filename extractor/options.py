@@ -51,6 +51,9 @@ class Options:
     # Issue 6 / 2013 §4.7: when no page of a set is comment-free, look for the comment region by
     # identifiers learned on other sites and by repeated dated units (fallback.py) (D9).
     comment_fallback: bool = False
+    # D5 drops link-dense blocks, and a post title written as a link to the post is one: the
+    # nearest page-unique heading before the post's first block is the post's again (D10).
+    linked_titles: bool = False
 
     def but(self, **changes: object) -> Options:
         """A copy with some fields changed: ``DEFAULT.but(reextract=False)``."""
@@ -70,6 +73,7 @@ DEFAULT = Options(
     skip_template_outliers=True,
     comment_records=True,
     comment_fallback=True,
+    linked_titles=True,
 )
 
 PRESETS: dict[str, Options] = {"paper": PAPER, "default": DEFAULT}

@@ -30,7 +30,7 @@ from .identifiers import (
 from .matching import Vector, group_vectors, near_duplicate_clusters, unique_blocks
 from .options import DEFAULT, Options
 from .records import CommentRecord, split_comments
-from .robust import drop_link_blocks, robust_post_identifiers
+from .robust import drop_link_blocks, linked_titles, robust_post_identifiers
 from .separate import BOILERPLATE, COMMENT, POST, post_identifiers_every_page, reextract, separate_roles
 
 # Pages larger than this are cut before parsing (a 50 MB page is an error page or an attack).
@@ -264,6 +264,8 @@ def classify(
         roles, note = _no_comment_free_page(blocks, roles, idents, options, known_comment_ids)
         if note:
             warnings.append(note)
+    if options.linked_titles:
+        roles = linked_titles(blocks, roles, unique)
     return SiteRoles(roles, idents, content, unique, eligible, post_ids, metadata_ids, warnings, main_id)
 
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .blocks import Block
-from .separate import post_identifiers_every_page
+from .separate import BOILERPLATE, POST, post_identifiers_every_page
 
 # D6 thresholds (see docs/algorithm.md): an identifier on at least this share of pages is a
 # candidate post part; a "metadata" identifier carries one short block per page.
@@ -133,3 +133,40 @@ def robust_post_identifiers(
             post.add(ident)
             notes.append(f"identifier {ident} on {len(s.pages)}/{n} pages taken as post")
     return Separation(post, metadata, notes, main)
+
+
+HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+# How many text blocks before the post's first block a linked title may sit (byline, date line,
+# category line come between).
+TITLE_REACH = 6
+
+
+def linked_titles(
+    pages: Sequence[Sequence[Block]], roles: list[list[str]], unique: Sequence[Sequence[bool]]
+) -> list[list[str]]:
+    """D10: the post's title when it is a link (a permalink heading) becomes post again.
+
+    D5 drops link-dense blocks, and a title written as a link to the post itself is one. The title
+    is the nearest heading before the post's first text block (within a few text blocks: byline and
+    date lines come between) that occurs on this page only.
+    """
+    out = []
+    for blocks, page_roles, page_unique in zip(pages, roles, unique, strict=True):
+        first = next((b.index for b in blocks if b.text and page_roles[b.index] == POST), None)
+        new = page_roles
+        if first is not None:
+            seen = 0
+            for k in range(first - 1, -1, -1):
+                b = blocks[k]
+                if not b.text:
+                    continue
+                if page_roles[k] != BOILERPLATE or seen >= TITLE_REACH:
+                    break
+                seen += 1
+                if b.tag in HEADINGS:
+                    if page_unique[k]:
+                        new = list(page_roles)
+                        new[k] = POST
+                    break
+        out.append(new)
+    return out

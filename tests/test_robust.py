@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from extractor import PAPER, Page, extract_site
+from extractor import DEFAULT, PAPER, Page, extract_site
 
 WORDS = ["harbour", "lantern", "orchard", "violin", "meadow", "pepper", "thunder", "ladder"]
 
@@ -49,3 +49,30 @@ def test_the_paper_calls_the_note_a_comment() -> None:
     # the published rule: a post identifier carries content on every page; the note's does not
     out = extract_site(_set(), PAPER)
     assert any("Editor's note" in c for c in out[0].comments)
+
+
+def _linked_title_page(i: int) -> Page:
+    body = " ".join(WORDS[(i * 3 + k) % len(WORDS)] for k in range(14))
+    html = f"""<html><body>
+<div id="nav"><a href="/">Home</a> <a href="/archive">Archive</a></div>
+<div class="post">
+  <h2><a href="/post/{i}">The {WORDS[i % len(WORDS)]} story, part {i}</a></h2>
+  <p class="byline">By <a href="/author/ann">Ann</a></p>
+  <div class="entry"><p>{body} opening {i}.</p><p>More about {body}, closing {i}.</p></div>
+</div>
+<div class="nav-links"><h3><a href="/post/{i + 1}">Next: the {WORDS[(i + 1) % len(WORDS)]} story</a></h3></div>
+<div id="footer">Garden blog footer</div>
+</body></html>"""
+    return Page(None, html.encode())
+
+
+def test_linked_title_before_the_body_is_post() -> None:
+    out = extract_site([_linked_title_page(i) for i in range(5)])
+    for i, page in enumerate(out):
+        assert page.post.split("\n")[0] == f"The {WORDS[i % len(WORDS)]} story, part {i}"
+        assert "Next:" not in page.post  # a linked heading after the body is navigation
+
+
+def test_without_d10_the_linked_title_is_dropped_as_a_link() -> None:
+    out = extract_site([_linked_title_page(i) for i in range(5)], DEFAULT.but(linked_titles=False))
+    assert all("story, part" not in page.post.split("\n")[0] for page in out)
