@@ -26,7 +26,7 @@ from .matching import FingerprintIndex, Vector
 from .options import DEFAULT, Options
 from .pipeline import Page, PageExtraction, ParsedPage, classify, collector_paused, page_output, read_page
 from .records import CommentLayout, learn_layout
-from .robust import drop_link_blocks, linked_titles
+from .robust import drop_link_blocks, linked_title
 from .separate import BOILERPLATE, COMMENT, POST
 
 PROFILE_FORMAT = 1
@@ -92,7 +92,7 @@ class SiteProfile:
             content = [[c or (u and i == self.main_id) for c, u, i in zip(content[0], unique, idents, strict=True)]]
         roles = [_role(flag, ident, self) for flag, ident in zip(content[0], idents, strict=True)]
         if self.options.linked_titles:
-            roles = linked_titles([parsed.blocks], [roles], [unique])[0]
+            roles = linked_title(parsed.blocks, roles, unique)
         return roles, idents, match
 
     def to_json(self) -> str:

@@ -206,16 +206,12 @@ def _pair_tags(blocks: Sequence[Block], roots: set[int]) -> dict[int, str]:
     return out
 
 
-def _slot(
-    block: Block, unit: _Unit, blocks: Sequence[Block], memo: dict[int, tuple[str, ...]] | None = None
-) -> tuple[str, ...]:
+def _slot(block: Block, unit: _Unit, blocks: Sequence[Block], memo: dict[int, tuple[str, ...]]) -> tuple[str, ...]:
     """Where a block sits in its unit: the tags (and first class) from the unit's head down.
 
     ``memo`` (one per unit) holds the slots already computed: a block's slot is its parent's plus
     its own step, so a unit's blocks cost one step each.
     """
-    if memo is None:
-        memo = {}
     chain: list[Block] = []
     node = block
     while True:

@@ -141,32 +141,31 @@ HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 TITLE_REACH = 6
 
 
-def linked_titles(
-    pages: Sequence[Sequence[Block]], roles: list[list[str]], unique: Sequence[Sequence[bool]]
-) -> list[list[str]]:
+def linked_title(blocks: Sequence[Block], roles: list[str], unique: Sequence[bool]) -> list[str]:
     """D10: the post's title when it is a link (a permalink heading) becomes post again.
 
     D5 drops link-dense blocks, and a title written as a link to the post itself is one. The title
     is the nearest heading before the post's first text block (within a few text blocks: byline and
     date lines come between) that occurs on this page only.
     """
-    out = []
-    for blocks, page_roles, page_unique in zip(pages, roles, unique, strict=True):
-        first = next((b.index for b in blocks if b.text and page_roles[b.index] == POST), None)
-        new = page_roles
-        if first is not None:
-            seen = 0
-            for k in range(first - 1, -1, -1):
-                b = blocks[k]
-                if not b.text:
-                    continue
-                if page_roles[k] != BOILERPLATE or seen >= TITLE_REACH:
-                    break
-                seen += 1
-                if b.tag in HEADINGS:
-                    if page_unique[k]:
-                        new = list(page_roles)
-                        new[k] = POST
-                    break
-        out.append(new)
+    title = _title_before_post(blocks, roles)
+    if title is None or not unique[title]:
+        return roles
+    out = list(roles)
+    out[title] = POST
     return out
+
+
+def _title_before_post(blocks: Sequence[Block], roles: Sequence[str]) -> int | None:
+    """The heading among the boilerplate text blocks just before the post's first text block."""
+    first = next((b.index for b in blocks if b.text and roles[b.index] == POST), 0)
+    seen = 0
+    for b in reversed(blocks[:first]):
+        if not b.text:
+            continue
+        if roles[b.index] != BOILERPLATE or seen >= TITLE_REACH:
+            return None
+        if b.tag in HEADINGS:
+            return b.index
+        seen += 1
+    return None
