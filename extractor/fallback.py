@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from .blocks import Block
 from .dates import parse_date
-from .records import SIGNATURE_TOKEN_SHARE, UnitSignature, _children, _pair_tags, _tokens, subtree_sums
+from .records import SIGNATURE_TOKEN_SHARE, UnitSignature, _pair_tags, _tokens, subtree_sums
 from .separate import COMMENT, POST
 
 # A short block holding a date: the date line of a comment, not a paragraph that names a day.
@@ -44,8 +44,12 @@ def known_comment_region(
     ]
 
 
-def _dated(block: Block) -> bool:
-    return bool(block.datetimes) or (0 < len(block.text) <= DATE_LINE_CHARS and parse_date(block.text) is not None)
+def _dated_flags(blocks: Sequence[Block]) -> list[int]:
+    """1 for a block with a ``datetime`` value or a short dated line, else 0 (one inlined pass)."""
+    return [
+        1 if b.datetimes or (0 < len(b.text) <= DATE_LINE_CHARS and parse_date(b.text) is not None) else 0
+        for b in blocks
+    ]
 
 
 def _dated_units(blocks: Sequence[Block], roles: Sequence[str]) -> list[tuple[UnitSignature, list[int]]]:
@@ -54,9 +58,9 @@ def _dated_units(blocks: Sequence[Block], roles: Sequence[str]) -> list[tuple[Un
     Single members are returned too: a page with one comment cannot show repetition, but its unit
     still counts once the other pages voted for its kind.
     """
-    kids = _children(blocks)
-    dated = [min(1, n) for n in subtree_sums([int(_dated(b)) for b in blocks], blocks)]
-    text = subtree_sums([int(bool(b.text) and roles[b.index] != "boilerplate") for b in blocks], blocks)
+    text = subtree_sums(
+        [1 if b.text and role != "boilerplate" else 0 for b, role in zip(blocks, roles, strict=True)], blocks
+    )
     # comments follow the post, in a list of their own: units come after the post's first text
     # (its title, usually), and their list does not hold that first text
     start = next((b.index for b in blocks if roles[b.index] == POST and b.text), 0)
@@ -65,21 +69,22 @@ def _dated_units(blocks: Sequence[Block], roles: Sequence[str]) -> list[tuple[Un
     while node_up >= 0:
         holds_start.add(node_up)
         node_up = blocks[node_up].parent
+    # siblings of one tag under one parent, in the order of parents, then of each tag's first member
+    grouped: dict[tuple[int, str], list[int]] = {}
+    for b in blocks[start + 1 :]:
+        if text[b.index] and b.parent not in holds_start:
+            grouped.setdefault((b.parent, b.tag), []).append(b.index)
+    if not grouped:
+        return []
+    dated = subtree_sums(_dated_flags(blocks), blocks)
     out = []
-    for node in range(len(blocks)):
-        if node in holds_start:
-            continue
-        groups: dict[str, list[int]] = {}
-        for k in kids[node]:
-            if text[k] and k > start:
-                groups.setdefault(blocks[k].tag, []).append(k)
-        for tag, members in groups.items():
-            if sum(dated[k] for k in members) >= DATED_SHARE * len(members):
-                counts = Counter(t for k in members for t in _tokens(blocks[k]))
-                shared = frozenset(t for t, n in counts.items() if n >= SIGNATURE_TOKEN_SHARE * len(members))
-                if counts and not shared:
-                    continue  # classed siblings of unlike kinds (a date line beside a comment area)
-                out.append((UnitSignature(tag, shared), members))
+    for (_, tag), members in sorted(grouped.items(), key=lambda item: item[0][0]):
+        if sum(1 for k in members if dated[k]) >= DATED_SHARE * len(members):
+            counts = Counter(t for k in members for t in _tokens(blocks[k]))
+            shared = frozenset(t for t, n in counts.items() if n >= SIGNATURE_TOKEN_SHARE * len(members))
+            if counts and not shared:
+                continue  # classed siblings of unlike kinds (a date line beside a comment area)
+            out.append((UnitSignature(tag, shared), members))
     return out
 
 

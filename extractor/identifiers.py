@@ -59,19 +59,26 @@ def _candidates(block: Block, class_mode: ClassMode) -> list[str]:
     return out
 
 
-def identifier_counts(blocks: Iterable[Block], class_mode: ClassMode) -> dict[str, int]:
+def page_candidates(blocks: Iterable[Block], class_mode: ClassMode) -> list[tuple[str, ...]]:
+    """Every block's identifiers in the order they are tried (computed once per page and shared)."""
+    return [() if b.element_id is None and b.element_class is None else candidates(b, class_mode) for b in blocks]
+
+
+def identifier_counts(
+    blocks: Iterable[Block], class_mode: ClassMode, cands: Sequence[tuple[str, ...]] | None = None
+) -> dict[str, int]:
     counts: dict[str, int] = {}
-    for b in blocks:
-        if b.element_id is None and b.element_class is None:
-            continue
-        for c in candidates(b, class_mode):
+    for own in cands if cands is not None else page_candidates(blocks, class_mode):
+        for c in own:
             counts[c] = counts.get(c, 0) + 1
     return counts
 
 
-def once_identifiers(blocks: Iterable[Block], class_mode: ClassMode) -> frozenset[str]:
+def once_identifiers(
+    blocks: Iterable[Block], class_mode: ClassMode, cands: Sequence[tuple[str, ...]] | None = None
+) -> frozenset[str]:
     """The identifiers that occur exactly once in a page."""
-    return frozenset(c for c, n in identifier_counts(blocks, class_mode).items() if n == 1)
+    return frozenset(c for c, n in identifier_counts(blocks, class_mode, cands).items() if n == 1)
 
 
 def eligible_identifiers(
@@ -110,16 +117,17 @@ def template_outliers(
     return {p for p, ids in enumerate(once) if len(ids & core) * 2 < len(core)}
 
 
-def assign_identifiers(blocks: Sequence[Block], eligible: set[str], class_mode: ClassMode) -> list[str]:
+def assign_identifiers(
+    blocks: Sequence[Block], eligible: set[str], class_mode: ClassMode, cands: Sequence[tuple[str, ...]] | None = None
+) -> list[str]:
     """Each block's identifier, propagated in preorder (own, previous sibling, parent, default)."""
     out: list[str] = []
-    for b in blocks:
+    for b, own_cands in zip(blocks, cands if cands is not None else page_candidates(blocks, class_mode), strict=True):
         own = None
-        if b.element_id is not None or b.element_class is not None:
-            for c in candidates(b, class_mode):
-                if c in eligible:
-                    own = c
-                    break
+        for c in own_cands:
+            if c in eligible:
+                own = c
+                break
         if own is not None:
             out.append(own)
         elif b.prev_sibling >= 0:

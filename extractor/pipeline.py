@@ -22,9 +22,9 @@ from .features import block_vectors
 from .identifiers import (
     DEFAULT_IDENTIFIER,
     assign_identifiers,
-    candidates,
     eligible_identifiers,
     once_identifiers,
+    page_candidates,
     template_outliers,
 )
 from .matching import Vector, group_vectors, near_duplicate_clusters, unique_blocks
@@ -220,7 +220,8 @@ def classify(
         content = drop_link_blocks(blocks, content, options.max_link_density)
     link_dense = [[u and not c for u, c in zip(us, cs, strict=True)] for us, cs in zip(unique, content, strict=True)]
     # Step 6: identifiers (2013 §3.5); D7 leaves pages without the site's template out.
-    once = [once_identifiers(bl, options.class_mode) for bl in blocks]
+    cands = [page_candidates(bl, options.class_mode) for bl in blocks]
+    once = [once_identifiers(bl, options.class_mode, c) for bl, c in zip(blocks, cands, strict=True)]
     outliers = template_outliers(blocks, options.class_mode, once) if options.skip_template_outliers else set()
     if outliers:
         warnings.append(f"{len(outliers)} page(s) do not share the site's template; their content is taken as post")
@@ -230,7 +231,7 @@ def classify(
         if len(keep) > 1
         else set()
     )
-    idents = [assign_identifiers(bl, eligible, options.class_mode) for bl in blocks]
+    idents = [assign_identifiers(bl, eligible, options.class_mode, c) for bl, c in zip(blocks, cands, strict=True)]
     # Step 7: separation (2013 §3.6).
     metadata_ids: set[str] = set()
     main_id: str | None = None
@@ -255,7 +256,7 @@ def classify(
     # Step 8: content re-extraction (2013 §4.6), after separation so that blocks pulled back into
     # content cannot change which identifiers count as the post's.
     if options.reextract:
-        owned = [[any(c in eligible for c in candidates(b, options.class_mode)) for b in bl] for bl in blocks]
+        owned = [[any(c in eligible for c in own) for own in page] for page in cands]
         content = reextract(blocks, content, idents, options.reextract_own_identifier_only, owned)
     roles = separate_roles(content, idents, post_ids)
     for p in outliers:

@@ -21,7 +21,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
-from .identifiers import assign_identifiers, identifier_counts
+from .identifiers import assign_identifiers, identifier_counts, page_candidates
 from .matching import FingerprintIndex, Vector
 from .options import DEFAULT, Options
 from .pipeline import Page, PageExtraction, ParsedPage, classify, collector_paused, page_output, read_page
@@ -86,8 +86,9 @@ class SiteProfile:
         content = [unique]
         if self.options.max_link_density is not None:
             content = drop_link_blocks([parsed.blocks], content, self.options.max_link_density)
-        once = {c for c, n in identifier_counts(parsed.blocks, self.options.class_mode).items() if n == 1}
-        idents = assign_identifiers(parsed.blocks, self.eligible & once, self.options.class_mode)
+        cands = page_candidates(parsed.blocks, self.options.class_mode)
+        once = {c for c, n in identifier_counts(parsed.blocks, self.options.class_mode, cands).items() if n == 1}
+        idents = assign_identifiers(parsed.blocks, self.eligible & once, self.options.class_mode, cands)
         if self.main_id is not None:  # links in the post body stay (as in set extraction)
             content = [[c or (u and i == self.main_id) for c, u, i in zip(content[0], unique, idents, strict=True)]]
         roles = [_role(flag, ident, self) for flag, ident in zip(content[0], idents, strict=True)]
