@@ -87,6 +87,8 @@ BLOCK_TAGS: frozenset[str] = frozenset(
         "legend",
     ]
 )
+# Headings: a post title, a comment section's "N comments" heading.
+HEADINGS: frozenset[str] = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 # Excluded with their content (§3.2.2 excludes SCRIPT and STYLE; the others hold no visible text).
 EXCLUDED_TAGS: tuple[str, ...] = ("script", "style", "noscript", "template")
 _EXCLUDED: frozenset[str] = frozenset(EXCLUDED_TAGS)

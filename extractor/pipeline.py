@@ -312,7 +312,7 @@ def page_output(
             post_lines.append(b.text)
         elif role == COMMENT:
             comments.append(b.text)
-    if records:
+    if records is not None:
         comments = [r.text for r in records if r.text]
     return PageExtraction(
         page.url,

@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .blocks import Block
+from .blocks import HEADINGS, Block
 from .dates import parse_date
 from .separate import COMMENT, POST
 
@@ -35,6 +35,8 @@ from .separate import COMMENT, POST
 SHORT_SLOT_CHARS = 80
 # Class tokens kept in the unit signature: shared by at least this share of the units.
 SIGNATURE_TOKEN_SHARE = 0.8
+# A shared suffix glued to the names (no space before it) is cut only over this many distinct names.
+GLUED_SUFFIX_NAMES = 5
 
 
 @dataclass(slots=True)
@@ -112,9 +114,19 @@ def _text_counts(blocks: Sequence[Block]) -> list[int]:
 
 
 def _unit_groups(blocks: Sequence[Block], roles: Sequence[str]) -> list[list[Block]]:
-    """Groups of repeated comment-bearing siblings at the first repeating level of the region."""
+    """Groups of repeated comment-bearing siblings at the first repeating level of the region.
+
+    Headings do not bear comments here: a region's "N comments" heading, wrapped in a block of the
+    same tag as the list beside it, would make the wrapper and the list look like two units.
+    """
     kids = _children(blocks)
-    counts = _comment_counts(blocks, roles)
+    counts = subtree_sums(
+        [
+            int(role == COMMENT and bool(b.text) and b.tag not in HEADINGS)
+            for b, role in zip(blocks, roles, strict=True)
+        ],
+        blocks,
+    )
     if not blocks or counts[0] == 0:
         return []
     node = 0
@@ -313,9 +325,13 @@ def _shared_affixes(names: Sequence[str]) -> tuple[str, str]:
     prefix = common_prefix(distinct)
     cut = max(prefix.rfind(" "), prefix.rfind("\n"))
     prefix = prefix[: cut + 1] if cut >= 0 else ""
-    suffix = common_prefix([d[::-1] for d in distinct])[::-1]
-    cut = min([i for i in (suffix.find(" "), suffix.find("\n")) if i >= 0], default=-1)
-    suffix = suffix[cut:] if cut >= 0 else ""
+    raw = common_prefix([d[::-1] for d in distinct])[::-1]
+    cut = min([i for i in (raw.find(" "), raw.find("\n")) if i >= 0], default=-1)
+    suffix = raw[cut:] if cut >= 0 else ""
+    if not suffix and len(distinct) >= GLUED_SUFFIX_NAMES and raw and not raw[-1].isalnum() and raw.strip():
+        # "says:" printed with no space after the name ("Hannah Beckersays:"): many distinct names
+        # sharing a suffix that ends in punctuation share a label, not a name ending
+        suffix = raw if len(raw) < min(map(len, distinct)) else ""
     return prefix, suffix
 
 

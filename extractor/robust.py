@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .blocks import Block
+from .blocks import HEADINGS, Block
 from .separate import BOILERPLATE, POST, post_identifiers_every_page
 
 # D6 thresholds (see docs/algorithm.md): an identifier on at least this share of pages is a
@@ -135,7 +135,6 @@ def robust_post_identifiers(
     return Separation(post, metadata, notes, main)
 
 
-HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 # How many text blocks before the post's first block a linked title may sit (byline, date line,
 # category line come between).
 TITLE_REACH = 6

@@ -216,20 +216,25 @@ def _norm_name(text: str | None) -> str:
 def _align(truth: Sequence[Mapping[str, object]], pred: Sequence[Mapping[str, object]]) -> list[int | None]:
     """For every truth comment, the index of its predicted record (or None).
 
-    Each truth comment takes the unused record with the largest token overlap (at least one shared
-    token; ties go to the same position): truth order need not be page order.
+    Each truth comment takes the unused record with the highest token Dice overlap (at least one
+    shared token), so a short comment is not taken by a longer one that quotes it; equal scores
+    (the same words twice on a page) go to the earliest unused record: truth order need not be
+    page order.
     """
     bags = [Counter(tokenize(_text(p.get("text")))) for p in pred]
+    sizes = [b.total() for b in bags]
     used: set[int] = set()
     out: list[int | None] = []
-    for k, t in enumerate(truth):
+    for t in truth:
         tb = Counter(tokenize(str(t.get("text") or "")))
-        best, best_key = None, (0, 0)
+        size = tb.total()
+        best, best_score = None, 0.0
         for i, pb in enumerate(bags):
             if i not in used:
-                key = ((tb & pb).total(), int(i == k))
-                if key[0] and key > best_key:
-                    best, best_key = i, key
+                shared = (tb & pb).total()
+                score = 2 * shared / (size + sizes[i]) if shared else 0.0
+                if score > best_score:
+                    best, best_score = i, score
         if best is not None:
             used.add(best)
         out.append(best)
