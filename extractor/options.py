@@ -54,6 +54,9 @@ class Options:
     # D5 drops link-dense blocks, and a post title written as a link to the post is one: the
     # nearest page-unique heading before the post's first block is the post's again (D10).
     linked_titles: bool = False
+    # A short run of blocks found on other pages (a sub-heading, a quote) between two post blocks
+    # of the same identifier is part of the post (D11).
+    post_gaps: bool = False
 
     def but(self, **changes: object) -> Options:
         """A copy with some fields changed: ``DEFAULT.but(reextract=False)``."""
@@ -74,6 +77,7 @@ DEFAULT = Options(
     comment_records=True,
     comment_fallback=True,
     linked_titles=True,
+    post_gaps=True,
 )
 
 PRESETS: dict[str, Options] = {"paper": PAPER, "default": DEFAULT}

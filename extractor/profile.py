@@ -26,7 +26,7 @@ from .matching import FingerprintIndex, Vector
 from .options import DEFAULT, Options
 from .pipeline import Page, PageExtraction, ParsedPage, classify, collector_paused, page_output, read_page
 from .records import CommentLayout, learn_layout
-from .robust import drop_link_blocks, linked_title
+from .robust import drop_link_blocks, linked_title, post_gaps
 from .separate import BOILERPLATE, COMMENT, POST
 
 PROFILE_FORMAT = 1
@@ -94,6 +94,9 @@ class SiteProfile:
         roles = [_role(flag, ident, self) for flag, ident in zip(content[0], idents, strict=True)]
         if self.options.linked_titles:
             roles = linked_title(parsed.blocks, roles, unique)
+        if self.options.post_gaps:
+            density = self.options.max_link_density if self.options.max_link_density is not None else 1.0
+            roles = post_gaps(parsed.blocks, roles, idents, density)
         return roles, idents, match
 
     def to_json(self) -> str:

@@ -168,3 +168,49 @@ def _title_before_post(blocks: Sequence[Block], roles: Sequence[str]) -> int | N
             return b.index
         seen += 1
     return None
+
+
+# The longest run of repeated blocks inside a post that D11 gives back to it, and the elements
+# that such a run is made of (prose: not table cells, form parts or layout divs).
+GAP_MAX_BLOCKS = 3
+GAP_TAGS = HEADINGS | {"p", "li", "blockquote", "pre", "figcaption"}
+
+
+def post_gaps(blocks: Sequence[Block], roles: list[str], idents: Sequence[str], max_density: float) -> list[str]:
+    """D11: prose the post shares with other pages, sitting inside the post, is the post's.
+
+    A sub-heading ("Conclusion"), a quote or a caption that another post of the site also has
+    matches across pages and is boilerplate by the 2009 rule. A short run of such prose blocks whose
+    neighbouring text blocks on both sides are post prose of the same identifier (the post's
+    container) is a gap in the post, not a template part. Links stay out on both sides (a "related
+    posts" heading above its list of links).
+    """
+    text = [b.index for b in blocks if b.text]
+    out: list[str] | None = None
+    k = 1
+    while k < len(text) - 1:
+        before = text[k - 1]
+        if roles[text[k]] != BOILERPLATE or roles[before] != POST or blocks[before].link_density > max_density:
+            k += 1
+            continue
+        end = k
+        while end < len(text) and roles[text[end]] == BOILERPLATE and end - k < GAP_MAX_BLOCKS:
+            end += 1
+        run = text[k:end]
+        after = text[end] if end < len(text) else -1
+        if (
+            after >= 0
+            and roles[after] == POST
+            and idents[after] == idents[before]
+            and blocks[after].link_density <= max_density
+            and all(_prose(blocks[i], max_density) and idents[i] == idents[before] for i in run)
+        ):
+            out = out if out is not None else list(roles)
+            for i in run:
+                out[i] = POST
+        k = end
+    return out if out is not None else roles
+
+
+def _prose(block: Block, max_density: float) -> bool:
+    return block.tag in GAP_TAGS and block.link_density <= max_density

@@ -1,4 +1,4 @@
-"""D6 (robust.py): which identifiers besides the paper's every-page ones are the post's."""
+"""D6, D10, D11 (robust.py): which blocks besides the paper's every-page post identifiers are the post's."""
 
 from __future__ import annotations
 
@@ -76,3 +76,33 @@ def test_linked_title_before_the_body_is_post() -> None:
 def test_without_d10_the_linked_title_is_dropped_as_a_link() -> None:
     out = extract_site([_linked_title_page(i) for i in range(5)], DEFAULT.but(linked_titles=False))
     assert all("story, part" not in page.post.split("\n")[0] for page in out)
+
+
+def _gap_page(i: int, heading: str, related: str = "") -> Page:
+    body = " ".join(WORDS[(i * 5 + k) % len(WORDS)] for k in range(16))
+    html = f"""<html><body>
+<div id="nav"><a href="/">Home</a> <a href="/archive">Archive</a></div>
+<div class="entry">
+  <p>{body} opening paragraph {i}.</p>
+  <h3>{heading}</h3>
+  <p>Closing thoughts on {body}, number {i}.</p>
+  {related}
+</div>
+<div id="footer">Garden blog footer</div>
+</body></html>"""
+    return Page(None, html.encode())
+
+
+def test_a_subheading_other_posts_share_is_part_of_the_post() -> None:
+    # "The verdict" occurs on every page, so step 4 calls it boilerplate: it sits between post blocks
+    pages = [_gap_page(i, "The verdict") for i in range(5)]
+    for page in extract_site(pages):
+        assert page.post.split("\n")[1] == "The verdict"
+    assert all("The verdict" not in page.post for page in extract_site(pages, DEFAULT.but(post_gaps=False)))
+
+
+def test_a_heading_above_links_is_not_a_gap() -> None:
+    links = '<h4>Related posts:</h4><ul><li><a href="/a">A post on orchards and more orchards</a></li></ul>'
+    pages = [_gap_page(i, f"Part {i} of the series", links.replace("/a", f"/a{i}")) for i in range(5)]
+    for page in extract_site(pages):
+        assert "Related posts:" not in page.post

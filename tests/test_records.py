@@ -1,0 +1,71 @@
+"""Comment records (records.py): unit finding and author lines on markups beyond the corpus themes."""
+
+from __future__ import annotations
+
+from extractor import Page, extract_site
+from extractor.records import _shared_affixes
+from extractor.scoring import _align
+
+WORDS = ["harbour", "lantern", "orchard", "violin", "meadow", "pepper", "thunder", "ladder", "candle", "river"]
+NAMES = ["Hannah Becker", "Daniel Marsh", "Liam Carter", "Priya Shah", "Tom", "Grace Liu"]
+
+
+def _comment(i: int, k: int, replies: str = "") -> str:
+    text = " ".join(WORDS[(i * 7 + k * 3 + j) % len(WORDS)] for j in range(9))
+    name = NAMES[(i + k) % len(NAMES)]
+    return f"""<div id="comment-{i}{k}" class="comment depth-1">
+<article class="comment-body">
+<footer class="comment-meta">
+<div class="comment-author"><span class="fn">{name}</span><span class="says">says:</span></div>
+<div class="comment-metadata">
+<time datetime="2026-05-{10 + k}T16:35:30+00:00">May {10 + k}, 2026 at 4:35 pm</time></div>
+</footer>
+<div class="comment-content"><p>{text} comment {i}-{k}.</p></div>
+</article>{replies}</div>"""
+
+
+def _page(i: int, n_comments: int) -> Page:
+    body = " ".join(WORDS[(i * 3 + k) % len(WORDS)] for k in range(20))
+    comments = "".join(_comment(i, k) for k in range(n_comments))
+    region = (
+        f"""<div class="comments section-inner" id="comments">
+<div class="comments-header section-inner"><h2 class="comment-reply-title">{n_comments} replies on post {i}</h2></div>
+<div class="comments-inner section-inner">{comments}</div></div>"""
+        if n_comments
+        else ""
+    )
+    html = f"""<html><body><div id="nav"><a href="/">Home</a></div>
+<article class="post"><h1>Post {i}: {WORDS[i]}</h1>
+<div class="entry"><p>{body} {i}.</p><p>More {body}.</p></div></article>
+{region}<div id="respond" class="comment-respond"><h3 class="comment-reply-title">Leave a Reply</h3></div>
+<div id="footer">Footer text</div></body></html>"""
+    return Page(None, html.encode())
+
+
+def test_a_heading_wrapped_beside_the_list_is_not_a_unit() -> None:
+    # twentytwenty: div.comments-header (the "N replies" heading) and div.comments-inner are two divs
+    out = extract_site([_page(0, 0), _page(1, 3), _page(2, 0), _page(3, 2), _page(4, 4)])
+    assert [len(p.comment_records) for p in out] == [0, 3, 0, 2, 4]
+    first = out[1].comment_records[0]
+    assert first.text == " ".join(WORDS[(7 + j) % len(WORDS)] for j in range(9)) + " comment 1-0."
+    assert first.date == "2026-05-10T16:35:30Z"
+    assert not any("replies on post" in c for p in out for c in p.comments)
+
+
+def test_a_says_label_glued_to_the_name_is_cut() -> None:
+    out = extract_site([_page(0, 0), _page(1, 3), _page(2, 0), _page(3, 2), _page(4, 4)])
+    assert [r.author for r in out[4].comment_records] == [NAMES[(4 + k) % len(NAMES)] for k in range(4)]
+
+
+def test_glued_suffix_needs_many_names_and_punctuation() -> None:
+    # two names sharing an ending are names, not a label
+    assert _shared_affixes(["Anna", "Hanna"]) == ("", "")
+    assert _shared_affixes([f"{n}son" for n in ("Jack", "Wil", "Peter", "John", "Ander")]) == ("", "")
+    assert _shared_affixes([f"{n}says:" for n in NAMES]) == ("", "says:")
+    assert _shared_affixes([f"{n} says:" for n in NAMES[:2]]) == ("", " says:")
+
+
+def test_alignment_prefers_the_closest_record_over_one_quoting_it() -> None:
+    truth = [{"text": "Thanks for the tip"}, {"text": "Thanks for the tip, it worked for my orchard too"}]
+    records = [{"text": "Thanks for the tip, it worked for my orchard too"}, {"text": "Thanks for the tip"}]
+    assert _align(truth, records) == [1, 0]
