@@ -68,10 +68,10 @@ class UnitSignature:
     tokens: frozenset[str]
 
     def matches(self, block: Block) -> bool:
-        """Same tag, and at least half of the signature's class tokens (replies add "depth-2")."""
+        """Same tag and a class token of the signature (replies add "depth-2", "odd" and "even" alternate)."""
         if block.tag != self.tag:
             return False
-        return not self.tokens or len(self.tokens & _tokens(block)) * 2 >= len(self.tokens)
+        return not self.tokens or not self.tokens.isdisjoint(_tokens(block))
 
 
 @dataclass(slots=True)

@@ -1,0 +1,22 @@
+"""Synthetic WordPress blogs in the comment markup of themes that are not in the dev corpus.
+
+Each site is a small blog (posts, threaded comments, sidebar, menus, comment form) rendered the way the
+theme renders it, in the corpus format of ``../shared/corpus/README.md``::
+
+    ROOT/wordpress/<theme>/site.json, truth.jsonl, pages/<post id>.html
+
+Truth and HTML come from the same data (text unescaped in truth, escaped in the page the way wptexturize /
+esc_html print it), so the pages test how the extractor generalises to other comment markup.  Themes:
+twentytwenty, twentynineteen, twentyseventeen (core html5 comments and a Recent Comments widget),
+classic-xhtml (Kubrick-era XHTML comments), astra-like, lightning-ja (Japanese, Lightning-like).
+
+Modules: ``words`` (word lists), ``model`` (data and generator), ``comments`` and ``markup`` (shared
+markup), ``pages_twenty`` and ``pages_other`` (the themes' pages), ``write`` (the corpus files).
+Command line: ``scripts/make_theme_corpus.py``.
+"""
+
+from __future__ import annotations
+
+from .write import THEMES, build_corpus
+
+__all__ = ["THEMES", "build_corpus"]
