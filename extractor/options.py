@@ -57,6 +57,9 @@ class Options:
     # A short run of blocks found on other pages (a sub-heading, a quote) between two post blocks
     # of the same identifier is part of the post (D11).
     post_gaps: bool = False
+    # A byline or date line inside the post container is metadata, not post (D12). Off by default:
+    # the WordPress truth leaves such lines out of the post, Dragnet's gold keeps them.
+    date_lines: bool = False
 
     def but(self, **changes: object) -> Options:
         """A copy with some fields changed: ``DEFAULT.but(reextract=False)``."""

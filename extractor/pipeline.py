@@ -236,7 +236,9 @@ def classify(
     metadata_ids: set[str] = set()
     main_id: str | None = None
     if options.robust_post_identifiers:
-        sep = robust_post_identifiers([blocks[p] for p in keep], [content[p] for p in keep], [idents[p] for p in keep])
+        sep = robust_post_identifiers(
+            [blocks[p] for p in keep], [content[p] for p in keep], [idents[p] for p in keep], options.date_lines
+        )
         post_ids = sep.post_ids
         warnings.extend(sep.notes)
         metadata_ids = sep.metadata_ids

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .blocks import HEADINGS, Block
+from .dates import parse_date
 from .separate import BOILERPLATE, POST, post_identifiers_every_page
 
 # D6 thresholds (see docs/algorithm.md): an identifier on at least this share of pages is a
@@ -39,6 +40,8 @@ class IdentifierStats:
     chars: int = 0
     first: dict[int, int] = field(default_factory=dict)  # page -> first content block index
     last: dict[int, int] = field(default_factory=dict)  # page -> last content block index
+    dated: set[int] = field(default_factory=set)  # pages where a short content block of it is a date line
+    headings: int = 0  # content blocks that are headings
 
 
 def identifier_stats(
@@ -65,6 +68,10 @@ def identifier_stats(
             s.chars += b.text_chars
             s.first.setdefault(p, b.index)
             s.last[p] = b.index
+            if b.tag in HEADINGS:
+                s.headings += 1
+            elif b.text_chars <= METADATA_MAX_CHARS and parse_date(b.text) is not None:
+                s.dated.add(p)
         for ident, n in per_page.items():
             stats[ident].max_blocks = max(stats[ident].max_blocks, n)
         for ident, n in shown.items():
@@ -81,7 +88,10 @@ class Separation:
 
 
 def robust_post_identifiers(
-    pages: Sequence[Sequence[Block]], content: Sequence[Sequence[bool]], idents: Sequence[Sequence[str]]
+    pages: Sequence[Sequence[Block]],
+    content: Sequence[Sequence[bool]],
+    idents: Sequence[Sequence[str]],
+    date_lines: bool = False,
 ) -> Separation:
     """D6: post identifiers from majority and position, per-page metadata set apart.
 
@@ -96,28 +106,34 @@ def robust_post_identifiers(
       the main post identifier's content (the S0 identifier with the most text) is part of the
       post: comments follow the post they comment on. Identifiers with content on a few pages only
       count too (a short post's text sitting in its container, a per-page heading above the body).
+
+    With ``date_lines`` (D12) a one-short-block identifier with content on every page is metadata
+    too when its block is a date line on most pages and never a heading (a post title is one short
+    block per page as well).
     """
     with_content = [p for p, flags in enumerate(content) if any(flags)]
     n = len(with_content)
     # "every page" over the pages that have content at all: an empty or failed page says nothing
     every = post_identifiers_every_page([content[p] for p in with_content], [idents[p] for p in with_content])
     stats = identifier_stats(pages, content, idents)
-    post = set(every)
     metadata: set[str] = set()
     notes: list[str] = []
     if n < 2:
-        return Separation(post, metadata, notes)
+        return Separation(set(every), metadata, notes)
     majority = {i for i, s in stats.items() if len(s.pages) >= MAJORITY * n}
     # per-page metadata: one short text block per page under its own identifier. A category line
     # repeated on two pages is boilerplate there, so count the pages where the identifier labels
     # any text; a comment area labels more (its heading, its form, its comments)
     for ident, s in stats.items():
-        if ident in every or not s.pages or len(s.shown) < MAJORITY * n:
+        if not s.pages or len(s.shown) < MAJORITY * n or s.max_shown != 1 or s.max_chars > METADATA_MAX_CHARS:
             continue
-        if s.max_shown == 1 and s.max_chars <= METADATA_MAX_CHARS:
+        # on every page, a post title is one short block too: there only a date line is metadata
+        if ident not in every or (date_lines and not s.headings and len(s.dated) * 2 > len(s.pages)):
             metadata.add(ident)
     # the main post identifier: the every-page one with the most text, else (one page's post
     # container held no text) the majority one with the most text
+    every = every - metadata
+    post = set(every)
     pool = every or (majority - metadata)
     main = max(pool, key=lambda i: stats[i].chars if i in stats else 0, default=None)
     if main is None or main not in stats:

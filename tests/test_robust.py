@@ -106,3 +106,22 @@ def test_a_heading_above_links_is_not_a_gap() -> None:
     pages = [_gap_page(i, f"Part {i} of the series", links.replace("/a", f"/a{i}")) for i in range(5)]
     for page in extract_site(pages):
         assert "Related posts:" not in page.post
+
+
+def _dated_page(i: int) -> Page:
+    body = " ".join(WORDS[(i * 3 + k) % len(WORDS)] for k in range(16))
+    html = f"""<html><body><div id="nav"><a href="/">Home</a></div>
+<article class="post"><h1 class="title">Story {i} of the {WORDS[i % len(WORDS)]}</h1>
+<div class="meta">Published November {i + 3}, 2026 by Margaret Holloway</div>
+<div class="entry"><p>{body} opening {i}.</p><p>More on {body}, closing {i}.</p></div></article>
+<div id="footer">Garden blog footer</div></body></html>"""
+    return Page(None, html.encode())
+
+
+def test_date_lines_option_sets_the_byline_apart_and_keeps_the_title() -> None:
+    pages = [_dated_page(i) for i in range(5)]
+    assert all("Published November" in page.post for page in extract_site(pages))
+    for i, page in enumerate(extract_site(pages, DEFAULT.but(date_lines=True))):
+        assert "Published" not in page.post
+        assert page.post.split("\n")[0] == f"Story {i} of the {WORDS[i % len(WORDS)]}"
+        assert not page.comments
