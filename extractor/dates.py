@@ -62,17 +62,23 @@ def _iso_value(text: str) -> str | None:
 
 def parse_date(text: str | None) -> str | None:
     """ISO 8601 for a printed or machine date, or None when nothing date-like is found."""
+    found = date_match(text)
+    return found[0] if found is not None else None
+
+
+def date_match(text: str | None) -> tuple[str, int] | None:
+    """The date as ``parse_date`` reads it and where it starts in ``text`` ("Ann August 1, 2026": 4)."""
     if not text or not _DIGIT.search(text):
         return None
-    return _parse_date(text)
+    return _date_match(text)
 
 
 # Short texts repeat across a site's pages (sidebar dates, bylines, "2 comments"): a bounded memo.
 @lru_cache(maxsize=16384)
-def _parse_date(text: str) -> str | None:
+def _date_match(text: str) -> tuple[str, int] | None:
     iso = _iso_value(text)
     if iso:
-        return iso
+        return iso, 0
     for pattern, order in _PATTERNS:
         m = pattern.search(text)
         if not m:
@@ -100,7 +106,7 @@ def _parse_date(text: str) -> str | None:
             dt = datetime(year, month, day, h, int(minute) if minute else 0, int(second) if second else 0)
         except ValueError:
             continue
-        return dt.isoformat(timespec="seconds")
+        return dt.isoformat(timespec="seconds"), m.start()
     return None
 
 

@@ -88,18 +88,36 @@ def _dated_units(blocks: Sequence[Block], roles: Sequence[str]) -> list[tuple[Un
     return out
 
 
+def _vote(units: Sequence[Sequence[tuple[UnitSignature, list[int]]]]) -> tuple[UnitSignature | None, int]:
+    """The unit kind most pages show repeated: a tag and one class token, and its page count.
+
+    Pages vote per (tag, class token), not per whole signature: WordPress alternates "odd alt" and
+    "even" between comments, so the token set of one page's units can differ from the next page's
+    while "comment" is shared by all. Ties go to the kind with more units, then to the earlier one
+    in document order (sorted tokens: the same result whatever the string hash seed).
+    """
+    votes: Counter[tuple[str, str | None]] = Counter()
+    sizes: Counter[tuple[str, str | None]] = Counter()
+    for page_units in units:
+        seen: dict[tuple[str, str | None], int] = {}
+        for sig, members in page_units:
+            if len(members) < 2:
+                continue
+            for key in [(sig.tag, t) for t in sorted(sig.tokens)] or [(sig.tag, None)]:
+                seen[key] = seen.get(key, 0) + len(members)
+        votes.update(seen.keys())
+        sizes.update(seen)
+    if not votes:
+        return None, 0
+    tag, token = max(votes, key=lambda k: (votes[k], sizes[k]))
+    return UnitSignature(tag, frozenset() if token is None else frozenset([token])), votes[(tag, token)]
+
+
 def dated_comment_region(pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]]) -> list[list[str]] | None:
     """Post blocks inside repeated dated units (on most pages) become comments; None if no such units."""
     units = [_dated_units(blocks, page_roles) for blocks, page_roles in zip(pages, roles, strict=True)]
-    votes: Counter[UnitSignature] = Counter()
-    for page_units in units:
-        # once per page, in document order: ties in the vote go to the earlier unit kind, whatever
-        # the string hash seed (a set here made the result differ between runs)
-        votes.update(dict.fromkeys(sig for sig, members in page_units if len(members) >= 2).keys())
-    if not votes:
-        return None
-    signature, n = votes.most_common(1)[0]
-    if n < VOTE_SHARE * len(pages):
+    signature, n = _vote(units)
+    if signature is None or n < VOTE_SHARE * len(pages):
         return None
     out = []
     for blocks, page_roles, page_units in zip(pages, roles, units, strict=True):

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .blocks import HEADINGS, Block
-from .dates import parse_date
+from .dates import date_match, parse_date
 from .separate import COMMENT, POST
 
 # A slot is "short" (author, date line) below this many characters (median over the set).
@@ -82,6 +82,8 @@ class SlotKinds:
     text: set[tuple[str, ...]] = field(default_factory=set)  # slots holding the comments' words
     author_prefix: str = ""
     author_suffix: str = ""
+    # No author slot of its own: the name precedes the date in a date slot ("Ann August 1, 2026").
+    author_before_date: bool = False
 
 
 def _tokens(block: Block) -> frozenset[str]:
@@ -306,7 +308,27 @@ def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequ
         names = [v for v in texts[kinds.author] if v]
         kinds.author_prefix, kinds.author_suffix = _shared_affixes(names)
         kinds.text.discard(kinds.author)
+    else:
+        _names_before_dates(kinds, [v for slot in kinds.date for v in texts[slot]], n_units)
     return kinds
+
+
+def _names_before_dates(kinds: SlotKinds, values: Sequence[str], n_units: int) -> None:
+    """Without an author slot: names printed before the date in the date line, when most units
+    have a short text there and it varies (a constant one is a label such as "Posted on")."""
+    names = [_before_date(v) for v in values]
+    names = [n for n in names if n]
+    if len(names) * 2 < n_units or len(set(names)) < 2:
+        return
+    if sorted(map(len, names))[len(names) // 2] > SHORT_SLOT_CHARS:
+        return
+    kinds.author_before_date = True
+    kinds.author_prefix, kinds.author_suffix = _shared_affixes(names)
+
+
+def _before_date(text: str) -> str:
+    found = date_match(text)
+    return " ".join(text[: found[1]].split()) if found is not None else ""
 
 
 def _shared_affixes(names: Sequence[str]) -> tuple[str, str]:
@@ -357,6 +379,8 @@ def build_records(
             if slot == kinds.author and author is None and b.text:
                 author = _author(b.text.split("\n")[0], kinds)
             elif slot in kinds.date and date is None:
+                if kinds.author_before_date and author is None:
+                    author = _author(_before_date(b.text), kinds)
                 date_raw = b.datetimes[0] if b.datetimes else b.text
                 date = parse_date(date_raw) or parse_date(b.text)
                 if b.text:
@@ -389,6 +413,7 @@ class CommentLayout:
             "text": sorted(map(list, k.text)),
             "author_prefix": k.author_prefix,
             "author_suffix": k.author_suffix,
+            "author_before_date": k.author_before_date,
         }
 
     @classmethod
@@ -405,6 +430,7 @@ class CommentLayout:
             text=slots("text"),
             author_prefix=str(data.get("author_prefix") or ""),
             author_suffix=str(data.get("author_suffix") or ""),
+            author_before_date=bool(data.get("author_before_date")),
         )
         tokens = data.get("tokens") or []
         return cls(UnitSignature(str(data["tag"]), frozenset(tokens if isinstance(tokens, list) else [])), kinds)

@@ -244,7 +244,8 @@ def _align(truth: Sequence[Mapping[str, object]], pred: Sequence[Mapping[str, ob
 def date_matches(truth: str | None, pred: str | None) -> bool:
     """Same instant up to a whole-hour time-zone shift (pages print local time), to the minute.
 
-    A printed date without a time matches the truth's calendar day in some zone (within 14 h).
+    A printed date without a time matches when the truth instant falls on that calendar day in
+    some zone from UTC-12 to UTC+14: from 14 h before the day's start to 12 h after its end.
     """
     from datetime import datetime
 
@@ -255,11 +256,11 @@ def date_matches(truth: str | None, pred: str | None) -> bool:
         p = datetime.fromisoformat(pred.replace("Z", "+00:00")).replace(tzinfo=None)
     except ValueError:
         return False
+    if p.hour == 0 and p.minute == 0 and p.second == 0 and "T00:00:00" in pred:
+        return -14 * 3600 <= (t - p).total_seconds() < 36 * 3600  # date only
     delta = abs((p - t).total_seconds())
     if delta > 14 * 3600 + 60:
         return False
-    if p.hour == 0 and p.minute == 0 and p.second == 0 and "T00:00:00" in pred:
-        return True  # date only
     return min(delta % 3600, 3600 - delta % 3600) < 60
 
 

@@ -6,7 +6,7 @@
 
 Writes OUT_ROOT/wordpress/<theme>/site.json, truth.jsonl, pages/<post id>.html in the corpus format of
 ``../shared/corpus/README.md``, one site per theme: twentytwenty, twentynineteen, twentyseventeen,
-classic-xhtml, astra-like, lightning-ja.
+classic-xhtml, astra-like, lightning-ja, generatepress, oceanwp, twentytwentyfour, kadence, swell-ja.
 """
 
 from __future__ import annotations

@@ -79,3 +79,18 @@ def test_the_fallback_does_not_depend_on_the_string_hash_seed(corpus_root: Path)
         for seed in ("1", "2")
     ]
     assert runs[0] and runs[0] == runs[1]
+
+
+def test_alternating_classes_do_not_split_the_vote() -> None:
+    # one page's top-level comments are all "odd alt", another's "even": the kind is li.comment
+    from extractor.fallback import _vote
+    from extractor.records import UnitSignature
+
+    page_a = [(UnitSignature("li", frozenset({"comment", "odd", "alt", "depth-1"})), [3, 9])]
+    page_b = [(UnitSignature("li", frozenset({"comment", "even", "depth-1"})), [4, 8, 12])]
+    page_c = [
+        (UnitSignature("li", frozenset({"comment", "depth-1"})), [5, 7]),
+        (UnitSignature("p", frozenset()), [6, 7]),
+    ]
+    signature, votes = _vote([page_a, page_b, page_c])
+    assert signature == UnitSignature("li", frozenset({"comment"})) and votes == 3

@@ -69,3 +69,28 @@ def test_alignment_prefers_the_closest_record_over_one_quoting_it() -> None:
     truth = [{"text": "Thanks for the tip"}, {"text": "Thanks for the tip, it worked for my orchard too"}]
     records = [{"text": "Thanks for the tip, it worked for my orchard too"}, {"text": "Thanks for the tip"}]
     assert _align(truth, records) == [1, 0]
+
+
+def _date_line_page(i: int, n_comments: int) -> Page:
+    # OceanWP: the name and the date share one line, with no author block of its own
+    body = " ".join(WORDS[(i * 3 + k) % len(WORDS)] for k in range(20))
+    units = "".join(
+        f"""<li class="comment-container"><article class="comment depth-1">
+<div class="comment-author"><span class="comment-link"><a href="/u{k}">{NAMES[(i + k) % len(NAMES)]}</a> </span>
+<span class="comment-date">August {k + 1}, 2026</span> <a class="comment-reply-link" href="#r">Reply</a></div>
+<div class="comment-entry"><p>{" ".join(WORDS[(i + k * 3 + j) % len(WORDS)] for j in range(8))} {i}-{k}.</p></div>
+</article></li>"""
+        for k in range(n_comments)
+    )
+    comments = f'<ol class="comment-list">{units}</ol>' if n_comments else ""
+    html = f"""<html><body><div id="nav"><a href="/">Home</a></div>
+<article class="post"><h1>Post {i}: {WORDS[i]}</h1><div class="entry"><p>{body} {i}.</p></div></article>
+<div id="comments">{comments}</div><div id="footer">Footer text</div></body></html>"""
+    return Page(None, html.encode())
+
+
+def test_a_name_before_the_date_on_one_line_is_the_author() -> None:
+    out = extract_site([_date_line_page(0, 0), _date_line_page(1, 3), _date_line_page(2, 0), _date_line_page(3, 4)])
+    records = out[3].comment_records
+    assert [r.author for r in records] == [NAMES[(3 + k) % len(NAMES)] for k in range(4)]
+    assert [r.date for r in records] == [f"2026-08-0{k + 1}T00:00:00" for k in range(4)]

@@ -8,10 +8,13 @@ theme renders it, in the corpus format of ``../shared/corpus/README.md``::
 Truth and HTML come from the same data (text unescaped in truth, escaped in the page the way wptexturize /
 esc_html print it), so the pages test how the extractor generalises to other comment markup.  Themes:
 twentytwenty, twentynineteen, twentyseventeen (core html5 comments and a Recent Comments widget),
-classic-xhtml (Kubrick-era XHTML comments), astra-like, lightning-ja (Japanese, Lightning-like).
+classic-xhtml (Kubrick-era XHTML comments), astra-like, lightning-ja (Japanese, Lightning-like), generatepress,
+oceanwp, kadence (their comment callbacks / core walker), twentytwentyfour (block theme, core/comments blocks),
+swell-ja (Japanese, SWELL).
 
 Modules: ``words`` (word lists), ``model`` (data and generator), ``comments`` and ``markup`` (shared
-markup), ``pages_twenty`` and ``pages_other`` (the themes' pages), ``write`` (the corpus files).
+markup), ``pages_twenty``, ``pages_other``, ``pages_more``, ``pages_oceanwp`` and ``pages_tt4_swell`` (the
+themes' pages), ``write`` (the corpus files).
 Command line: ``scripts/make_theme_corpus.py``.
 """
 

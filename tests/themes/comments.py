@@ -88,11 +88,9 @@ def walk(
     return "\n".join(x for x in out if x)
 
 
-def comment_form(
-    site: Site, post: Post, h: str = "h3", title: str | None = "Leave a Reply", cls: str = "comment-form"
-) -> str:
-    """comment_form() (WordPress 6.1, html5); ``title`` None leaves out the reply title."""
-    L = (
+def form_strings(site: Site) -> list[str]:
+    """comment_form()'s strings: title, cancel, notes (2), labels comment/name/email/website, cookies, submit."""
+    return (
         W(
             "コメントを残す|コメントをキャンセル|メールアドレスが公開されることはありません。|"
             "※ が付いている欄は必須項目です|コメント|名前|メール|サイト|"
@@ -105,39 +103,84 @@ def comment_form(
             "Post Comment"
         )
     )
+
+
+def reply_title(site: Site, post: Post, title: str, before: str, after: str) -> str:
+    """comment_form()'s reply title: ``before`` title, the hidden cancel-reply link, ``after``."""
+    return (
+        f'{before}{title} <small><a rel="nofollow" id="cancel-comment-reply-link" href="'
+        f'{post.url.replace(site.base, "/")}#respond" style="display:none;">{form_strings(site)[1]}</a>'
+        f"</small>{after}"
+    )
+
+
+def theme_form(
+    site: Site,
+    post: Post,
+    head: str,
+    notes: str | None = None,
+    comment: str | None = None,
+    fields: str | None = None,
+    cls: str = "comment-form",
+    submit: tuple[str, str, str, str | None] = ("form-submit", "submit", "submit", None),
+) -> str:
+    """comment_form() (WordPress 6.1, html5) with a theme's pieces; None keeps core's default piece.
+
+    ``head`` is the reply title's html, ``notes`` the notes before the fields, ``comment`` the comment field,
+    ``fields`` the author, email and url fields; ``submit`` is (p class, input id, input class, label).
+    """
+    L = form_strings(site)
     req = f'<span class="required">{"※" if site.ja else "*"}</span>'
+    if notes is None:
+        notes = (
+            f'<p class="comment-notes"><span id="email-notes">{L[2]}</span> <span class="required-field-message">'
+            f"{L[3]} {req}</span></p>"
+        )
+    if comment is None:
+        comment = (
+            f'<p class="comment-form-comment"><label for="comment">{L[4]} {req}</label> <textarea id="comment" '
+            f'name="comment" cols="45" rows="8" maxlength="65525" required></textarea></p>'
+        )
+    if fields is None:
+        fields = "".join(
+            f'<p class="comment-form-{k}"><label for="{k}">{lab}{" " + req if k != "url" else ""}</label> '
+            f'<input id="{k}" name="{k}" type="{ty}" value="" size="30" maxlength="{ml}"{ex} '
+            f'autocomplete="{ac}"{"" if k == "url" else " required"} />' + "</p>\n"
+            for k, lab, ty, ml, ex, ac in [
+                ("author", L[5], "text", 245, "", "name"),
+                ("email", L[6], "email", 100, ' aria-describedby="email-notes"', "email"),
+                ("url", L[7], "url", 200, "", "url"),
+            ]
+        )
+    p_cls, sub_id, sub_cls, label = submit
+    return (
+        f'<div id="respond" class="comment-respond">\n\t\t{head}<form action="{site.base}wp-comments-post.php" '
+        f'method="post" id="commentform" class="{cls}" novalidate>{notes}{comment}{fields}'
+        f'<p class="comment-form-cookies-consent"><input id="wp-comment-cookies-consent" name="wp-comment-cookies-'
+        f'consent" type="checkbox" value="yes" /> <label for="wp-comment-cookies-consent">{L[8]}</label></p>\n'
+        f'<p class="{p_cls}"><input name="submit" type="submit" id="{sub_id}" class="{sub_cls}" value="'
+        f"{label or L[9]}\" /> <input type='hidden' name='comment_post_ID' value='{post.id}' id='comment_post_ID' />"
+        f"\n<input type='hidden' name='comment_parent' id='comment_parent' value='0' />\n</p></form>\t</div>"
+        f"<!-- #respond -->"
+    )
+
+
+def comment_form(
+    site: Site, post: Post, h: str = "h3", title: str | None = "Leave a Reply", cls: str = "comment-form"
+) -> str:
+    """comment_form() (WordPress 6.1, html5); ``title`` None leaves out the reply title."""
     head = (
         ""
         if title is None
-        else (
-            f'<{h} id="reply-title" class="comment-reply-title">{L[0] if site.ja else title} '
-            f'<small><a rel="nofollow" id="cancel-comment-reply-link" href="'
-            f'{post.url.replace(site.base, "/")}#respond" style="display:none;">{L[1]}</a>'
-            f"</small></{h}>"
+        else reply_title(
+            site,
+            post,
+            form_strings(site)[0] if site.ja else title,
+            f'<{h} id="reply-title" class="comment-reply-title">',
+            f"</{h}>",
         )
     )
-    fields = "".join(
-        f'<p class="comment-form-{k}"><label for="{k}">{lab}{" " + req if k != "url" else ""}</label> '
-        f'<input id="{k}" name="{k}" type="{ty}" value="" size="30" maxlength="{ml}"{ex} '
-        f'autocomplete="{ac}"{"" if k == "url" else " required"} />' + "</p>\n"
-        for k, lab, ty, ml, ex, ac in [
-            ("author", L[5], "text", 245, "", "name"),
-            ("email", L[6], "email", 100, ' aria-describedby="email-notes"', "email"),
-            ("url", L[7], "url", 200, "", "url"),
-        ]
-    )
-    return (
-        f'<div id="respond" class="comment-respond">\n\t\t{head}<form action="{site.base}wp-comments-post.php" '
-        f'method="post" id="commentform" class="{cls}" novalidate><p class="comment-notes"><span '
-        f'id="email-notes">{L[2]}</span> <span class="required-field-message">{L[3]} {req}</span></p>'
-        f'<p class="comment-form-comment"><label for="comment">{L[4]} {req}</label> <textarea id="comment" '
-        f'name="comment" cols="45" rows="8" maxlength="65525" required></textarea></p>{fields}'
-        f'<p class="comment-form-cookies-consent"><input id="wp-comment-cookies-consent" name="wp-comment-cookies-'
-        f'consent" type="checkbox" value="yes" /> <label for="wp-comment-cookies-consent">{L[8]}</label></p>\n'
-        f'<p class="form-submit"><input name="submit" type="submit" id="submit" class="submit" value="{L[9]}" /> '
-        f"<input type='hidden' name='comment_post_ID' value='{post.id}' id='comment_post_ID' />\n<input "
-        f"type='hidden' name='comment_parent' id='comment_parent' value='0' />\n</p></form>\t</div><!-- #respond -->"
-    )
+    return theme_form(site, post, head, cls=cls)
 
 
 def core_one(site: Site, post: Post, size: int = 60, reply: str = "Reply") -> CommentFn:

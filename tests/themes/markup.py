@@ -16,6 +16,10 @@ WidgetFn = Callable[[str, str, str | None, str], str]
 """``wrap(id, class, title, inner) -> html``: a theme's widget markup (``title`` None: no title)."""
 
 
+PLAIN_H2 = ("twentytwenty", "twentynineteen", "twentyseventeen", "classic-xhtml")
+"""Themes whose headings have no ``wp-block-heading`` class (blogs from before WordPress 6.2)."""
+
+
 def body_html(site: Site, post: Post, modern: bool = True) -> str:
     """the_content() of the post: block-editor markup, or classic-editor markup (WordPress 3.x) if not ``modern``."""
     out, hcls, qcls = [], ' class="wp-block-heading"', ' class="wp-block-quote"'
@@ -27,7 +31,7 @@ def body_html(site: Site, post: Post, modern: bool = True) -> str:
                 s = s.replace(w, f"{tag}{w}</{b[3]}>", 1)
             out.append(f"<p>{s}</p>")
         elif b[0] == "h2":
-            out.append(f"<h2{hcls if site.theme in ('astra-like', 'lightning-ja') else ''}>{tx(b[1])}</h2>")
+            out.append(f"<h2{'' if site.theme in PLAIN_H2 else hcls}>{tx(b[1])}</h2>")
         elif b[0] == "ul":
             out.append("<ul>\n" + "\n".join(f"<li>{tx(x)}</li>" for x in b[1]) + "\n</ul>")
         elif b[0] == "quote":
@@ -82,8 +86,8 @@ DUO = [
 ]
 
 
-def head_modern(site: Site, post: Post, styles: list[str], sep: str = "&#8211;") -> str:
-    """The <head> contents of a WordPress 6.1 single post (wp_head(): emoji script, global styles, links)."""
+def head_modern(site: Site, post: Post, styles: list[str], sep: str = "&#8211;", wp: str = "6.1.1") -> str:
+    """The <head> contents of a WordPress ``wp`` single post (wp_head(): emoji script, global styles, links)."""
     b, name = site.base, eh(site.name)
     css = "body{" + "".join(f"--wp--preset--color--{n}: {h};" for n, h in COLORS)
     css += "".join(f"--wp--preset--duotone--{n}: url('#wp-duotone-{n}');" for n, _ in DUO)
@@ -94,7 +98,7 @@ def head_modern(site: Site, post: Post, styles: list[str], sep: str = "&#8211;")
         for n, _ in COLORS
     )
     links = "\n".join(
-        f"<link rel='stylesheet' id='{i}-css' href='{b}{p}?ver=6.1.1' media='all' />"
+        f"<link rel='stylesheet' id='{i}-css' href='{b}{p}?ver={wp}' media='all' />"
         for i, p in [
             ("wp-block-library", "wp-includes/css/dist/block-library/style.min.css"),
             ("classic-theme-styles", "wp-includes/css/classic-themes.min.css"),
@@ -115,7 +119,7 @@ def head_modern(site: Site, post: Post, styles: list[str], sep: str = "&#8211;")
         f"<link rel='dns-prefetch' href='//s.w.org' />\n{feeds}"
         f'<script>\nwindow._wpemojiSettings = {{"baseUrl":"https:\\/\\/s.w.org\\/images\\/core\\/emoji\\/14.0.0\\/'
         f'72x72\\/","ext":".png","source":{{"concatemoji":"{emoji}wp-includes\\/js\\/wp-emoji-release.min.js?'
-        f'ver=6.1.1"}}}};\n!function(e,a,t){{var n,r,o,i=a.createElement("canvas");function c(e){{var t=a.'
+        f'ver={wp}"}}}};\n!function(e,a,t){{var n,r,o,i=a.createElement("canvas");function c(e){{var t=a.'
         f'createElement("script");t.src=e,t.defer=t.type="text/javascript",a.getElementsByTagName("head")[0].'
         f"appendChild(t)}}}}(window,document,window._wpemojiSettings);\n</script>\n<style>\nimg.wp-smiley,img.emoji"
         f"{{display:inline !important;border:none !important;height:1em !important;width:1em !important;margin:0 "
@@ -123,7 +127,7 @@ def head_modern(site: Site, post: Post, styles: list[str], sep: str = "&#8211;")
         f"css'>\n{css}\n</style>\n<script src='{b}wp-includes/js/jquery/jquery.min.js?ver=3.6.1' id='jquery-core-"
         f'js\'></script>\n<link rel="https://api.w.org/" href="{b}wp-json/" /><link rel="alternate" type="'
         f'application/json" href="{b}wp-json/wp/v2/posts/{post.id}" /><link rel="EditURI" type="application/rsd+'
-        f'xml" title="RSD" href="{b}xmlrpc.php?rsd" />\n<meta name="generator" content="WordPress 6.1.1" />\n'
+        f'xml" title="RSD" href="{b}xmlrpc.php?rsd" />\n<meta name="generator" content="WordPress {wp}" />\n'
         f"<link rel=\"canonical\" href=\"{post.url}\" />\n<link rel='shortlink' href='{b}?p={post.id}' />\n"
     )
 
@@ -142,13 +146,20 @@ def duotone_svgs() -> str:
     )
 
 
-def menu(site: Site, ul: str, a_cls: str = "", wrap: Callable[[str], str] = lambda s: s) -> str:
-    """wp_nav_menu(): home, about, three categories, contact; ``ul`` is the <ul>'s attributes."""
+def menu_items(site: Site) -> list[tuple[str, str]]:
+    """The menu's (label, url) items: home, about, three categories, contact."""
     b = site.base
     items = [("ホーム", b), ("プロフィール", b + "profile/")] if site.ja else [("Home", b), ("About", b + "about/")]
-    items += [(c, site.cat_url(c)) for c in site.cfg["cats"][:3]] + [
-        ("お問い合わせ" if site.ja else "Contact", b + "contact/")
-    ]
+    return (
+        items
+        + [(c, site.cat_url(c)) for c in site.cfg["cats"][:3]]
+        + [("お問い合わせ" if site.ja else "Contact", b + "contact/")]
+    )
+
+
+def menu(site: Site, ul: str, a_cls: str = "", wrap: Callable[[str], str] = lambda s: s) -> str:
+    """wp_nav_menu(): home, about, three categories, contact; ``ul`` is the <ul>'s attributes."""
+    items = menu_items(site)
     return (
         f"<ul {ul}>"
         + "".join(

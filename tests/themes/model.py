@@ -28,7 +28,6 @@ from .words import (
     EN_SHORT,
     EN_TITLE,
     EN_TOPICS,
-    JA,
     JA_AREPLY,
     JA_CAP,
     JA_COMMENT,
@@ -41,12 +40,13 @@ from .words import (
     JA_SENT,
     JA_SHORT,
     JA_TITLE,
+    JA_TOPICS,
     MONTHS,
 )
 
 SITES: dict[
     str, dict[str, Any]
-] = {  # tz: fixed UTC offset of the blog (WordPress "UTC+N" setting); perma: permalink structure
+] = {  # tz: fixed UTC offset of the blog (WordPress "UTC+N" setting); perma: permalink structure; host: URL
     "twentytwenty": dict(
         lang="en",
         topic="bike",
@@ -106,6 +106,57 @@ SITES: dict[
         start=(2026, 3, 7),
         tagline="ゆるく続けるキャンプの記録",
         authors=[("田中 健一", "tanaka")],
+    ),
+    "generatepress": dict(
+        lang="en",
+        topic="coffee",
+        tz=-8,
+        perma="name",
+        name="Bean & Burr",
+        start=(2025, 10, 6),
+        tagline="Home espresso, one shot at a time",
+        authors=[("Marcus Lee", "marcus")],
+    ),
+    "oceanwp": dict(
+        lang="en",
+        topic="hiking",
+        tz=2,
+        perma="date",
+        name="Trail Mix Diaries",
+        start=(2026, 5, 1),
+        tagline="Weekend walks and longer hikes",
+        authors=[("Jenna Cole", "jenna"), ("Sam Okafor", "sam")],
+    ),
+    "twentytwentyfour": dict(
+        lang="en",
+        topic="knit",
+        tz=1,
+        perma="name",
+        name="Purl Street",
+        start=(2026, 1, 15),
+        tagline="Knitting, yarn and a lot of patience",
+        authors=[("Aoife Byrne", "aoife")],
+    ),
+    "kadence": dict(
+        lang="en",
+        topic="birds",
+        tz=12,
+        perma="month",
+        name="The Feeder Log",
+        start=(2025, 11, 28),
+        tagline="Birdwatching from the kitchen window and beyond",
+        authors=[("Graham Pike", "graham")],
+    ),
+    "swell-ja": dict(
+        lang="ja",
+        topic="kitchen",
+        tz=9,
+        perma="id",
+        name="てまひま台所日記",
+        host="temahima-daidokoro",
+        start=(2026, 2, 10),
+        tagline="作り置きと季節の手仕事のメモ",
+        authors=[("山本 さくら", "sakura")],
     ),
 }
 
@@ -204,7 +255,7 @@ class Gen:
 
     def __init__(self, rng: random.Random, cfg: dict) -> None:
         self.r, self.ja = rng, cfg["lang"] == "ja"
-        self.t = JA if self.ja else EN_TOPICS[cfg["topic"]]
+        self.t = (JA_TOPICS if self.ja else EN_TOPICS)[cfg["topic"]]
 
     def fill(self, tpl: str, **kw: str) -> tuple[str, list[str]]:
         r, t = self.r, self.t
@@ -281,7 +332,8 @@ def build_site(theme: str, seed: int, npages: int) -> Site:
     rng = random.Random(f"{seed}:{theme}")
     g = Gen(rng, cfg)
     cfg["cats"], cfg["tags"] = g.t["cats"], g.t["tags"]
-    site = Site(theme, cfg, f"https://{slugify(cfg['name']) or 'shumatsu-camp'}.example.com/")
+    host = cfg.get("host") or slugify(cfg["name"]) or "shumatsu-camp"
+    site = Site(theme, cfg, f"https://{host}.example.com/")
     names = JA_NAMES if site.ja else EN_NAMES
     urls = {
         n: f"https://{slugify(n) or f'blog{i}'}.example.net/" if rng.random() < 0.3 else "" for i, n in enumerate(names)
@@ -306,6 +358,8 @@ def build_site(theme: str, seed: int, npages: int) -> Site:
             "name": f"{site.base}{slugify(title)}/",
             "plain": f"{site.base}?p={pid}",
             "archives": f"{site.base}archives/{pid}",
+            "month": f"{site.base}{d.year}/{d.month:02d}/{slugify(title)}/",
+            "id": f"{site.base}{pid}/",
         }[cfg["perma"]]
         cats = rng.sample(cfg["cats"], 1 if rng.random() < 0.8 else 2)
         post = Post(pid, title, url, author, login, t, cats, rng.sample(cfg["tags"], rng.randint(0, 3)), g.blocks())

@@ -1,4 +1,4 @@
-"""Word lists and sentence templates of the synthetic theme blogs (English topics and a Japanese camping blog).
+"""Word lists and sentence templates of the synthetic theme blogs (English topics, Japanese camping and kitchen).
 
 Templates take ``{n}``/``{n2}`` (nouns), ``{p}``/``{P}`` (places), ``{a}``/``{A}`` (activities), ``{num}``,
 ``{money}``, ``{person}``, ``{season}`` and, in the author's replies, ``{name}``; see ``model.Gen.fill``.
@@ -77,6 +77,58 @@ EN_TOPICS = {
         ),
         cats=W("Europe|Asia|Rail Travel|Tips"),
         tags=W("budget|trains|packing|slow travel"),
+    ),
+    "coffee": dict(
+        n=W(
+            "grinder|burr set|espresso machine|tamper|milk jug|portafilter|coffee scale|gooseneck kettle|AeroPress|"
+            "pour-over cone|bag of beans|knock box"
+        ),
+        p=W("roastery|café on the corner|kitchen counter|market stall|coffee festival|office kitchen"),
+        a=W(
+            "dialling in a new bean|steaming milk|roasting at home|cleaning the group head|cupping three coffees|"
+            "brewing pour-over|descaling the machine"
+        ),
+        cats=W("Espresso|Brewing|Gear|Roasting"),
+        tags=W("beans|latte art|grinders|water"),
+    ),
+    "hiking": dict(
+        n=W(
+            "walking poles|boots|map case|head torch|rucksack|gaiters|compass|flask|waterproof trousers|first aid kit|"
+            "bivvy bag|trail shoes"
+        ),
+        p=W("ridge|bothy|trailhead car park|summit cairn|reservoir|valley floor|youth hostel"),
+        a=W(
+            "navigating in fog|wild camping|planning a long-distance route|breaking in new boots|walking a ridge|"
+            "packing for a day hike"
+        ),
+        cats=W("Day Walks|Multi-day|Kit|Planning"),
+        tags=W("scotland|winter|navigation|hills"),
+    ),
+    "knit": dict(
+        n=W(
+            "circular needles|sock yarn|stitch markers|swatch|blocking mats|yarn swift|cable needle|ball winder|"
+            "row counter|merino skein|darning needle|project bag"
+        ),
+        p=W("yarn shop|knitting group|sofa|wool festival|train|library café"),
+        a=W(
+            "knitting socks|blocking a shawl|learning colourwork|casting on a jumper|fixing a dropped stitch|"
+            "spinning yarn|grafting a toe"
+        ),
+        cats=W("Patterns|Techniques|Yarn|Works in Progress"),
+        tags=W("socks|colourwork|beginners|wool"),
+    ),
+    "birds": dict(
+        n=W(
+            "binoculars|field guide|bird feeder|nest box|spotting scope|telephoto lens|suet block|notebook|"
+            "bird bath|sunflower hearts|trail camera|folding stool"
+        ),
+        p=W("nature reserve|estuary|back garden|woodland hide|marsh|coastal path|local park"),
+        a=W(
+            "counting garden birds|learning bird song|photographing waders|cleaning the feeders|"
+            "watching the migration|putting up a nest box"
+        ),
+        cats=W("Garden Birds|Outings|Gear|Sightings"),
+        tags=W("migration|feeders|waders|spring"),
     ),
 }
 EN_SENT = W(
@@ -168,6 +220,16 @@ JA_HEAD, JA_LIST = (
     W("準備したもの|当日の様子|よかった点|反省点|まとめ|持ち物リスト"),
     W("{n}|{n2}（予備）|飲み物 2リットル|{n}用の袋"),
 )
+JA_KITCHEN = dict(
+    n=W(
+        "土鍋|圧力鍋|ホットクック|保存容器|ぬか床|ホーロー鍋|三徳包丁|まな板|せいろ|梅酒用の瓶|計量スプーン|フードプロセッサー"
+    ),
+    p=W("近所のスーパー|道の駅|商店街の八百屋さん|実家の台所|朝市|ホームセンター|合羽橋の道具街"),
+    a=W("作り置き|梅仕事|味噌作り|ぬか漬け|パン作り|お弁当作り|だし取り"),
+    cats=W("作り置き|季節の手仕事|台所道具|日記"),
+    tags=W("時短|保存食|お弁当|発酵"),
+)
+JA_TOPICS = {"camp": JA, "kitchen": JA_KITCHEN}
 JA_QUOTE, JA_CAP = W("備えあれば憂いなし。|急がば回れ。|石の上にも三年。"), W("{p}にて|{n}の様子|朝の{p}")
 JA_NAMES = W("キャンプ初心者|たけし|週末ソロ|Yuki|みー|佐々木|通りすがり|山好きの父|ひろみ|焚き火おじさん|Kenta|あおい")
 JA_PERSON, JA_SEASON = W("友人|妻|夫|同僚|父|兄|娘|近所の方"), W("春|夏|秋|冬")

@@ -13,7 +13,10 @@ from datetime import datetime
 from pathlib import Path
 
 from .model import Post, Site, block_lines, build_site
+from .pages_more import page_generatepress, page_kadence
+from .pages_oceanwp import page_oceanwp
 from .pages_other import page_astra_like, page_classic_xhtml, page_lightning_ja
+from .pages_tt4_swell import page_swell_ja, page_twentytwentyfour
 from .pages_twenty import page_twentynineteen, page_twentyseventeen, page_twentytwenty
 
 PAGES: dict[str, Callable[[Site, Post], str]] = {
@@ -23,6 +26,11 @@ PAGES: dict[str, Callable[[Site, Post], str]] = {
     "classic-xhtml": page_classic_xhtml,
     "astra-like": page_astra_like,
     "lightning-ja": page_lightning_ja,
+    "generatepress": page_generatepress,
+    "oceanwp": page_oceanwp,
+    "twentytwentyfour": page_twentytwentyfour,
+    "kadence": page_kadence,
+    "swell-ja": page_swell_ja,
 }
 THEMES: tuple[str, ...] = tuple(PAGES)
 
