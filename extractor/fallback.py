@@ -22,12 +22,9 @@ from collections import Counter
 from collections.abc import Sequence
 
 from .blocks import Block
-from .dates import parse_date
-from .records import SIGNATURE_TOKEN_SHARE, UnitSignature, _pair_tags, _tokens, subtree_sums
 from .separate import COMMENT, POST
+from .units import SIGNATURE_TOKEN_SHARE, UnitSignature, class_tokens, dated_flags, pair_tags, subtree_sums
 
-# A short block holding a date: the date line of a comment, not a paragraph that names a day.
-DATE_LINE_CHARS = 80
 # Share of a candidate's units that must carry a date, and of pages that must show a repeated
 # dated list of one kind (pages with a single comment cannot show repetition, so this is low).
 DATED_SHARE = 0.6
@@ -41,14 +38,6 @@ def known_comment_region(
     return [
         [COMMENT if role == POST and ident in known else role for ident, role in zip(ids, page, strict=True)]
         for ids, page in zip(idents, roles, strict=True)
-    ]
-
-
-def _dated_flags(blocks: Sequence[Block]) -> list[int]:
-    """1 for a block with a ``datetime`` value or a short dated line, else 0 (one inlined pass)."""
-    return [
-        1 if b.datetimes or (0 < len(b.text) <= DATE_LINE_CHARS and parse_date(b.text) is not None) else 0
-        for b in blocks
     ]
 
 
@@ -76,11 +65,11 @@ def _dated_units(blocks: Sequence[Block], roles: Sequence[str]) -> list[tuple[Un
             grouped.setdefault((b.parent, b.tag), []).append(b.index)
     if not grouped:
         return []
-    dated = subtree_sums(_dated_flags(blocks), blocks)
+    dated = subtree_sums(dated_flags(blocks), blocks)
     out = []
     for (_, tag), members in sorted(grouped.items(), key=lambda item: item[0][0]):
         if sum(1 for k in members if dated[k]) >= DATED_SHARE * len(members):
-            counts = Counter(t for k in members for t in _tokens(blocks[k]))
+            counts = Counter(t for k in members for t in class_tokens(blocks[k]))
             shared = frozenset(t for t, n in counts.items() if n >= SIGNATURE_TOKEN_SHARE * len(members))
             if counts and not shared:
                 continue  # classed siblings of unlike kinds (a date line beside a comment area)
@@ -103,7 +92,8 @@ def _vote(units: Sequence[Sequence[tuple[UnitSignature, list[int]]]]) -> tuple[U
         for sig, members in page_units:
             if len(members) < 2:
                 continue
-            for key in [(sig.tag, t) for t in sorted(sig.tokens)] or [(sig.tag, None)]:
+            keys: list[tuple[str, str | None]] = [(sig.tag, t) for t in sorted(sig.tokens)]
+            for key in keys or [(sig.tag, None)]:
                 seen[key] = seen.get(key, 0) + len(members)
         votes.update(seen.keys())
         sizes.update(seen)
@@ -116,8 +106,17 @@ def _vote(units: Sequence[Sequence[tuple[UnitSignature, list[int]]]]) -> tuple[U
 def dated_comment_region(pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]]) -> list[list[str]] | None:
     """Post blocks inside repeated dated units (on most pages) become comments; None if no such units."""
     units = [_dated_units(blocks, page_roles) for blocks, page_roles in zip(pages, roles, strict=True)]
-    signature, n = _vote(units)
-    if signature is None or n < VOTE_SHARE * len(pages):
+    signature, _ = _vote(units)
+    if signature is None:
+        return None
+    # support: pages showing the kind at all, a single dated unit too (a page with one comment
+    # and its reply cannot show repetition, and comment-free pages cannot vote)
+    support = sum(
+        1
+        for page_units in units
+        if any(sig.tag == signature.tag and signature.tokens <= sig.tokens for sig, _ in page_units)
+    )
+    if support < VOTE_SHARE * len(pages):
         return None
     out = []
     for blocks, page_roles, page_units in zip(pages, roles, units, strict=True):
@@ -126,7 +125,7 @@ def dated_comment_region(pages: Sequence[Sequence[Block]], roles: Sequence[Seque
         for sig, members in page_units:
             if sig.tag == signature.tag and sum(signature.matches(blocks[k]) for k in members) * 2 >= len(members):
                 heads.update(members)
-        pair = _pair_tags(blocks, heads)
+        pair = pair_tags(blocks, heads)
         for b in blocks:  # the <dd> that follows each dated <dt> belongs to it
             if b.index in heads or (b.prev_sibling in heads and pair.get(b.parent) == b.tag):
                 inside[b.index] = True

@@ -27,14 +27,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .blocks import HEADINGS, Block
+from .blocks import Block
 from .dates import date_match, parse_date
 from .separate import COMMENT, POST
+from .units import SHORT_SLOT_CHARS, Unit, UnitSignature, find_units, learn_signature
 
-# A slot is "short" (author, date line) below this many characters (median over the set).
-SHORT_SLOT_CHARS = 80
-# Class tokens kept in the unit signature: shared by at least this share of the units.
-SIGNATURE_TOKEN_SHARE = 0.8
 # A shared suffix glued to the names (no space before it) is cut only over this many distinct names.
 GLUED_SUFFIX_NAMES = 5
 
@@ -62,18 +59,6 @@ class CommentRecord:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class UnitSignature:
-    tag: str
-    tokens: frozenset[str]
-
-    def matches(self, block: Block) -> bool:
-        """Same tag and a class token of the signature (replies add "depth-2", "odd" and "even" alternate)."""
-        if block.tag != self.tag:
-            return False
-        return not self.tokens or not self.tokens.isdisjoint(_tokens(block))
-
-
 @dataclass(slots=True)
 class SlotKinds:
     date: set[tuple[str, ...]] = field(default_factory=set)
@@ -86,141 +71,7 @@ class SlotKinds:
     author_before_date: bool = False
 
 
-def _tokens(block: Block) -> frozenset[str]:
-    return frozenset(block.element_class.split()) if block.element_class else frozenset()
-
-
-def _children(blocks: Sequence[Block]) -> list[list[int]]:
-    kids: list[list[int]] = [[] for _ in blocks]
-    for b in blocks:
-        if b.parent >= 0:
-            kids[b.parent].append(b.index)
-    return kids
-
-
-def subtree_sums(values: list[int], blocks: Sequence[Block]) -> list[int]:
-    """Each block's value plus its descendants' (blocks are in preorder, so reversed = children first)."""
-    sums = list(values)
-    for b in reversed(blocks):
-        if b.parent >= 0 and sums[b.index]:
-            sums[b.parent] += sums[b.index]
-    return sums
-
-
-def _comment_counts(blocks: Sequence[Block], roles: Sequence[str]) -> list[int]:
-    return subtree_sums([int(role == COMMENT and bool(b.text)) for b, role in zip(blocks, roles, strict=True)], blocks)
-
-
-def _text_counts(blocks: Sequence[Block]) -> list[int]:
-    return subtree_sums([int(bool(b.text)) for b in blocks], blocks)
-
-
-def _unit_groups(blocks: Sequence[Block], roles: Sequence[str]) -> list[list[Block]]:
-    """Groups of repeated comment-bearing siblings at the first repeating level of the region.
-
-    Headings do not bear comments here: a region's "N comments" heading, wrapped in a block of the
-    same tag as the list beside it, would make the wrapper and the list look like two units.
-    """
-    kids = _children(blocks)
-    counts = subtree_sums(
-        [
-            int(role == COMMENT and bool(b.text) and b.tag not in HEADINGS)
-            for b, role in zip(blocks, roles, strict=True)
-        ],
-        blocks,
-    )
-    if not blocks or counts[0] == 0:
-        return []
-    node = 0
-    groups: list[list[Block]] = []
-    while True:
-        bearing = [k for k in kids[node] if counts[k]]
-        by_tag: dict[str, list[Block]] = {}
-        for k in bearing:
-            by_tag.setdefault(blocks[k].tag, []).append(blocks[k])
-        repeated = [g for g in by_tag.values() if len(g) >= 2]
-        if repeated:
-            groups.append(max(repeated, key=lambda g: sum(counts[b.index] for b in g)))
-            return groups
-        if not bearing:
-            return groups
-        node = max(bearing, key=lambda k: counts[k])
-
-
-def learn_signature(pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]]) -> UnitSignature | None:
-    """The set's comment unit: the tag most units have, with the class tokens most of them share."""
-    units: list[Block] = []
-    for blocks, page_roles in zip(pages, roles, strict=True):
-        for group in _unit_groups(blocks, page_roles):
-            units.extend(group)
-    if not units:
-        return None
-    tag, _ = Counter(b.tag for b in units).most_common(1)[0]
-    same = [b for b in units if b.tag == tag]
-    token_counts = Counter(t for b in same for t in _tokens(b))
-    tokens = frozenset(t for t, n in token_counts.items() if n >= SIGNATURE_TOKEN_SHARE * len(same))
-    return UnitSignature(tag, tokens)
-
-
-@dataclass(slots=True)
-class _Unit:
-    root: Block
-    parent: int | None  # index in the page's unit list
-    own: list[Block]
-    heads: set[int]  # the root and any paired sibling (<dd> after <dt>)
-
-
-def find_units(blocks: Sequence[Block], roles: Sequence[str], signature: UnitSignature) -> list[_Unit]:
-    """Comment units of one page in document order, with their own blocks (not their replies').
-
-    A unit may continue into the sibling that follows it when the list pairs them (``<dt>`` author
-    and date, then ``<dd>`` text): a tag that follows at least half of the unit roots of a parent.
-    """
-    counts = _comment_counts(blocks, roles)
-    texts = _text_counts(blocks)
-    # a comment whose words also occur on another page ("Thanks!") has no comment block left,
-    # but it still has the unit's class: with a class signature, any unit with text counts
-    roots = {
-        b.index
-        for b in blocks
-        if (counts[b.index] or (signature.tokens and texts[b.index]))
-        and signature.matches(b)
-        and roles[b.index] != POST
-    }
-    pair_tags = _pair_tags(blocks, roots)
-    unit_of = [-1] * len(blocks)
-    units: list[_Unit] = []
-    for b in blocks:
-        up = unit_of[b.parent] if b.parent >= 0 else -1
-        if b.index in roots:
-            units.append(_Unit(b, up if up >= 0 else None, [], {b.index}))
-            unit_of[b.index] = len(units) - 1
-        elif b.prev_sibling in roots and pair_tags.get(b.parent) == b.tag:
-            unit_of[b.index] = unit_of[b.prev_sibling]
-            units[unit_of[b.index]].heads.add(b.index)
-        else:
-            unit_of[b.index] = up
-        if unit_of[b.index] >= 0:
-            units[unit_of[b.index]].own.append(b)
-    return units
-
-
-def _pair_tags(blocks: Sequence[Block], roots: set[int]) -> dict[int, str]:
-    """Per parent, the tag of the sibling that follows most unit roots (``dd`` after ``dt``)."""
-    n_roots = Counter(blocks[r].parent for r in roots)
-    follows: dict[int, Counter[str]] = {}
-    for b in blocks:
-        if b.prev_sibling in roots and b.index not in roots:
-            follows.setdefault(b.parent, Counter())[b.tag] += 1
-    out: dict[int, str] = {}
-    for parent, tags in follows.items():
-        tag, n = tags.most_common(1)[0]
-        if n * 2 >= n_roots[parent]:
-            out[parent] = tag
-    return out
-
-
-def _slot(block: Block, unit: _Unit, blocks: Sequence[Block], memo: dict[int, tuple[str, ...]]) -> tuple[str, ...]:
+def _slot(block: Block, unit: Unit, blocks: Sequence[Block], memo: dict[int, tuple[str, ...]]) -> tuple[str, ...]:
     """Where a block sits in its unit: the tags (and first class) from the unit's head down.
 
     ``memo`` (one per unit) holds the slots already computed: a block's slot is its parent's plus
@@ -249,7 +100,7 @@ def _slot(block: Block, unit: _Unit, blocks: Sequence[Block], memo: dict[int, tu
     return base
 
 
-def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequence[_Unit]]]) -> SlotKinds:
+def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequence[Unit]]]) -> SlotKinds:
     """Type the unit slots over the whole set: date, author, chrome, and the comments' text."""
     texts: dict[tuple[str, ...], list[str]] = {}
     commented: Counter[tuple[str, ...]] = Counter()
@@ -367,7 +218,7 @@ def _author(text: str, kinds: SlotKinds) -> str | None:
 
 
 def build_records(
-    blocks: Sequence[Block], roles: Sequence[str], units: Sequence[_Unit], kinds: SlotKinds
+    blocks: Sequence[Block], roles: Sequence[str], units: Sequence[Unit], kinds: SlotKinds
 ) -> list[CommentRecord]:
     records: list[CommentRecord] = []
     for position, unit in enumerate(units):
@@ -438,7 +289,7 @@ class CommentLayout:
 
 def _learn(
     pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]]
-) -> tuple[CommentLayout, list[list[_Unit]]] | None:
+) -> tuple[CommentLayout, list[list[Unit]]] | None:
     signature = learn_signature(pages, roles)
     if signature is None:
         return None

@@ -84,7 +84,7 @@ def test_the_fallback_does_not_depend_on_the_string_hash_seed(corpus_root: Path)
 def test_alternating_classes_do_not_split_the_vote() -> None:
     # one page's top-level comments are all "odd alt", another's "even": the kind is li.comment
     from extractor.fallback import _vote
-    from extractor.records import UnitSignature
+    from extractor.units import UnitSignature
 
     page_a = [(UnitSignature("li", frozenset({"comment", "odd", "alt", "depth-1"})), [3, 9])]
     page_b = [(UnitSignature("li", frozenset({"comment", "even", "depth-1"})), [4, 8, 12])]

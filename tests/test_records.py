@@ -94,3 +94,33 @@ def test_a_name_before_the_date_on_one_line_is_the_author() -> None:
     records = out[3].comment_records
     assert [r.author for r in records] == [NAMES[(3 + k) % len(NAMES)] for k in range(4)]
     assert [r.date for r in records] == [f"2026-08-0{k + 1}T00:00:00" for k in range(4)]
+
+
+def _thread_page(i: int, with_comments: bool) -> Page:
+    # one comment and its reply nested in it (twentytwenty's div style): no sibling repeats,
+    # and unlike divs (title, form) beside the list
+    body = " ".join(WORDS[(i * 3 + k) % len(WORDS)] for k in range(20))
+
+    def unit(k: int, depth: int, inner: str = "") -> str:
+        text = " ".join(WORDS[(i + k * 3 + j) % len(WORDS)] for j in range(8))
+        return f"""<div class="comment depth-{depth}"><div class="comment-author">{NAMES[(i + k) % len(NAMES)]}</div>
+<div class="comment-metadata">May {k + 3}, 2026 at 4:35 pm</div>
+<div class="comment-content"><p>{text} {i}-{k}.</p></div>{inner}</div>"""
+
+    region = ""
+    if with_comments:
+        region = f"""<div class="title-wrap"><h2>Join the conversation</h2><p>2 replies so far {i}</p></div>
+<div class="comment-list">{unit(0, 1, unit(1, 2))}</div><div class="form-flex"><p>Leave a reply {i}</p></div>"""
+    html = f"""<html><body><div id="nav"><a href="/">Home</a></div>
+<article class="post"><h1>Post {i}: {WORDS[i]}</h1><div class="entry"><p>{body} {i}.</p></div></article>
+<div id="comments" class="comments-area">{region}</div><div id="footer">Footer text</div></body></html>"""
+    return Page(None, html.encode())
+
+
+def test_a_comment_and_its_nested_reply_are_two_records() -> None:
+    out = extract_site([_thread_page(0, False), _thread_page(1, True), _thread_page(2, False), _thread_page(3, True)])
+    for i in (1, 3):
+        records = out[i].comment_records
+        assert [r.author for r in records] == [NAMES[i % len(NAMES)], NAMES[(i + 1) % len(NAMES)]]
+        assert [r.parent for r in records] == [None, 0]
+        assert records[1].text == " ".join(WORDS[(i + 3 + j) % len(WORDS)] for j in range(8)) + f" {i}-1."

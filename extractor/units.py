@@ -1,0 +1,226 @@
+"""Comment units: the repeated unit of a page's comment region, found by structure (records.py, steps 1-2).
+
+    >>> from extractor.blocks import parse_blocks
+    >>> blocks = parse_blocks('<ol><li class="comment"><p>a</p></li><li class="comment"><p>b</p></li></ol>')
+    >>> [b.tag for b in unit_groups(blocks, ["comment"] * len(blocks))[0]]
+    ['li', 'li']
+
+On each page, descend from the root of the comment blocks to the first level whose comment-bearing
+children repeat (same tag, a shared class token); the set votes for the unit signature (tag and the
+class tokens most units share). A page with one comment and its reply repeats by containment.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .blocks import HEADINGS, Block
+from .dates import parse_date
+from .separate import COMMENT, POST
+
+# A slot is "short" (author, date line) below this many characters (median over the set).
+SHORT_SLOT_CHARS = 80
+# Class tokens kept in the unit signature: shared by at least this share of the units.
+SIGNATURE_TOKEN_SHARE = 0.8
+
+
+@dataclass(frozen=True, slots=True)
+class UnitSignature:
+    tag: str
+    tokens: frozenset[str]
+
+    def matches(self, block: Block) -> bool:
+        """Same tag and a class token of the signature (replies add "depth-2", "odd" and "even" alternate)."""
+        if block.tag != self.tag:
+            return False
+        return not self.tokens or not self.tokens.isdisjoint(class_tokens(block))
+
+
+def class_tokens(block: Block) -> frozenset[str]:
+    return frozenset(block.element_class.split()) if block.element_class else frozenset()
+
+
+def children(blocks: Sequence[Block]) -> list[list[int]]:
+    kids: list[list[int]] = [[] for _ in blocks]
+    for b in blocks:
+        if b.parent >= 0:
+            kids[b.parent].append(b.index)
+    return kids
+
+
+def subtree_sums(values: list[int], blocks: Sequence[Block]) -> list[int]:
+    """Each block's value plus its descendants' (blocks are in preorder, so reversed = children first)."""
+    sums = list(values)
+    for b in reversed(blocks):
+        if b.parent >= 0 and sums[b.index]:
+            sums[b.parent] += sums[b.index]
+    return sums
+
+
+def comment_counts(blocks: Sequence[Block], roles: Sequence[str]) -> list[int]:
+    return subtree_sums([int(role == COMMENT and bool(b.text)) for b, role in zip(blocks, roles, strict=True)], blocks)
+
+
+def text_counts(blocks: Sequence[Block]) -> list[int]:
+    return subtree_sums([int(bool(b.text)) for b in blocks], blocks)
+
+
+def unit_groups(blocks: Sequence[Block], roles: Sequence[str]) -> list[list[Block]]:
+    """Groups of repeated comment-bearing siblings at the first repeating level of the region.
+
+    Headings do not bear comments here: a region's "N comments" heading, wrapped in a block of the
+    same tag as the list beside it, would make the wrapper and the list look like two units.
+    """
+    kids = children(blocks)
+    counts = subtree_sums(
+        [
+            int(role == COMMENT and bool(b.text) and b.tag not in HEADINGS)
+            for b, role in zip(blocks, roles, strict=True)
+        ],
+        blocks,
+    )
+    if not blocks or counts[0] == 0:
+        return []
+    node = 0
+    path: list[int] = []
+    dated: list[int] | None = None  # set once below siblings of unlike kinds
+    while True:
+        path.append(node)
+        bearing = [k for k in kids[node] if counts[k]]
+        by_tag: dict[str, list[Block]] = {}
+        for k in bearing:
+            by_tag.setdefault(blocks[k].tag, []).append(blocks[k])
+        repeated = [g for g in by_tag.values() if len(g) >= 2]
+        alike = [g for g in repeated if _alike(g)]
+        if dated is not None:
+            alike = [g for g in alike if sum(1 for b in g if dated[b.index]) * 2 >= len(g)]
+        if alike:
+            return [max(alike, key=lambda g: sum(counts[b.index] for b in g))]
+        if not bearing:
+            break
+        node = max(bearing, key=lambda k: counts[k])
+        if dated is None and any(blocks[node] in g for g in repeated):
+            # classed siblings of unlike kinds hold most of it: a wrapper level (title, list, form
+            # as three divs) or the inside of the page's only comment (its header and its text).
+            # Below, only siblings that mostly carry a date are units, not a comment's paragraphs.
+            dated = subtree_sums(dated_flags(blocks), blocks)
+    nested = _nested_unit(blocks, path, counts)
+    return [nested] if nested else []
+
+
+def dated_flags(blocks: Sequence[Block]) -> list[int]:
+    """1 for a block with a ``datetime`` value or a short dated line, else 0 (one inlined pass)."""
+    return [
+        1 if b.datetimes or (0 < len(b.text) <= SHORT_SLOT_CHARS and parse_date(b.text) is not None) else 0
+        for b in blocks
+    ]
+
+
+def _nested_unit(blocks: Sequence[Block], path: Sequence[int], counts: Sequence[int]) -> list[Block] | None:
+    """One comment with replies repeats by containment: the outermost block on the descent whose
+    subtree holds comment-bearing blocks of its own kind (same tag, a shared class token), and
+    comment text of its own outside them (a wrapper around the list has none)."""
+    for node in path:
+        head = blocks[node]
+        tokens = class_tokens(head)
+        if not tokens:
+            continue
+        inside = {node}
+        nested: set[int] = set()  # the same-kind descendants and everything inside them
+        same: list[Block] = []
+        in_replies = 0
+        for b in blocks[node + 1 :]:
+            if b.parent not in inside:
+                break  # preorder: the subtree has ended
+            inside.add(b.index)
+            kind = b.tag == head.tag and counts[b.index] > 0 and not tokens.isdisjoint(class_tokens(b))
+            if b.parent in nested or kind:
+                nested.add(b.index)
+                if kind:
+                    same.append(b)
+                    if b.parent not in nested:
+                        in_replies += counts[b.index]
+        if same and counts[node] > in_replies:
+            return [head, *same]
+    return None
+
+
+def _alike(group: Sequence[Block]) -> bool:
+    """Repeated units share a class token (or have none): more than half of them carry it."""
+    counts = Counter(t for b in group for t in class_tokens(b))
+    return not counts or max(counts.values()) * 2 > len(group)
+
+
+def learn_signature(pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]]) -> UnitSignature | None:
+    """The set's comment unit: the tag most units have, with the class tokens most of them share."""
+    units: list[Block] = []
+    for blocks, page_roles in zip(pages, roles, strict=True):
+        for group in unit_groups(blocks, page_roles):
+            units.extend(group)
+    if not units:
+        return None
+    tag, _ = Counter(b.tag for b in units).most_common(1)[0]
+    same = [b for b in units if b.tag == tag]
+    token_counts = Counter(t for b in same for t in class_tokens(b))
+    tokens = frozenset(t for t, n in token_counts.items() if n >= SIGNATURE_TOKEN_SHARE * len(same))
+    return UnitSignature(tag, tokens)
+
+
+@dataclass(slots=True)
+class Unit:
+    root: Block
+    parent: int | None  # index in the page's unit list
+    own: list[Block]
+    heads: set[int]  # the root and any paired sibling (<dd> after <dt>)
+
+
+def find_units(blocks: Sequence[Block], roles: Sequence[str], signature: UnitSignature) -> list[Unit]:
+    """Comment units of one page in document order, with their own blocks (not their replies').
+
+    A unit may continue into the sibling that follows it when the list pairs them (``<dt>`` author
+    and date, then ``<dd>`` text): a tag that follows at least half of the unit roots of a parent.
+    """
+    counts = comment_counts(blocks, roles)
+    texts = text_counts(blocks)
+    # a comment whose words also occur on another page ("Thanks!") has no comment block left,
+    # but it still has the unit's class: with a class signature, any unit with text counts
+    roots = {
+        b.index
+        for b in blocks
+        if (counts[b.index] or (signature.tokens and texts[b.index]))
+        and signature.matches(b)
+        and roles[b.index] != POST
+    }
+    pairs = pair_tags(blocks, roots)
+    unit_of = [-1] * len(blocks)
+    units: list[Unit] = []
+    for b in blocks:
+        up = unit_of[b.parent] if b.parent >= 0 else -1
+        if b.index in roots:
+            units.append(Unit(b, up if up >= 0 else None, [], {b.index}))
+            unit_of[b.index] = len(units) - 1
+        elif b.prev_sibling in roots and pairs.get(b.parent) == b.tag:
+            unit_of[b.index] = unit_of[b.prev_sibling]
+            units[unit_of[b.index]].heads.add(b.index)
+        else:
+            unit_of[b.index] = up
+        if unit_of[b.index] >= 0:
+            units[unit_of[b.index]].own.append(b)
+    return units
+
+
+def pair_tags(blocks: Sequence[Block], roots: set[int]) -> dict[int, str]:
+    """Per parent, the tag of the sibling that follows most unit roots (``dd`` after ``dt``)."""
+    n_roots = Counter(blocks[r].parent for r in roots)
+    follows: dict[int, Counter[str]] = {}
+    for b in blocks:
+        if b.prev_sibling in roots and b.index not in roots:
+            follows.setdefault(b.parent, Counter())[b.tag] += 1
+    out: dict[int, str] = {}
+    for parent, tags in follows.items():
+        tag, n = tags.most_common(1)[0]
+        if n * 2 >= n_roots[parent]:
+            out[parent] = tag
+    return out
