@@ -37,15 +37,19 @@ _MONTHS = {
     )
     for m in names
 }
-_TIME = r"(?:\D{0,6}?(\d{1,2})[:時](\d{2})(?:[:分](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|午前|午後)?)?"
+# The half of the day comes after the time ("4:44 pm") or, in Japanese, before it ("午後4時44分").
+_TIME = r"(?:\D{0,6}?(午前|午後)?\s*(\d{1,2})[:時](\d{2})(?:[:分](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|午前|午後)?)?"
 _DIGIT = re.compile(r"\d")
+# Month names, longest first so that "June" is not read as "Jun" + "e".
+_MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + ")(?![a-z])"
 _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     # 2026-11-11 06:54, 2026/11/11 6:54, 2026.11.11, 2026年11月11日 6:54
     (re.compile(r"(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?" + _TIME, re.I), "ymd"),
-    # November 11, 2026 at 6:54 am
-    (re.compile(r"([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})" + _TIME, re.I), "mdy"),
+    # November 11, 2026 at 6:54 am (a month name glued to the text before it, too: inline
+    # elements join without a space, "Post authorApril 14, 2025")
+    (re.compile(_MONTH + r"\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})" + _TIME, re.I), "mdy"),
     # 11 November 2026 6:54
-    (re.compile(r"(\d{1,2})(?:st|nd|rd|th|\.)?\s+([a-z]{3,9})\.?,?\s+(\d{4})" + _TIME, re.I), "dmy"),
+    (re.compile(r"(\d{1,2})(?:st|nd|rd|th|\.)?\s+" + _MONTH + r"\.?,?\s+(\d{4})" + _TIME, re.I), "dmy"),
 ]
 
 
@@ -96,7 +100,8 @@ def _date_match(text: str) -> tuple[str, int] | None:
             if month_n is None:
                 continue
             year, month, day = int(g[2]), month_n, int(g[0])
-        hour, minute, second, half = g[3], g[4], g[5], g[6]
+        before, hour, minute, second, after = g[3], g[4], g[5], g[6], g[7]
+        half = after or before
         h = int(hour) if hour else 0
         if half and half.lower().startswith(("p", "午後")) and h < 12:
             h += 12

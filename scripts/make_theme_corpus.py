@@ -6,7 +6,8 @@
 
 Writes OUT_ROOT/wordpress/<theme>/site.json, truth.jsonl, pages/<post id>.html in the corpus format of
 ``../shared/corpus/README.md``, one site per theme: twentytwenty, twentynineteen, twentyseventeen,
-classic-xhtml, astra-like, lightning-ja, generatepress, oceanwp, twentytwentyfour, kadence, swell-ja.
+classic-xhtml, astra-like, lightning-ja, generatepress, oceanwp, twentytwentyfour, kadence, swell-ja, twentyten,
+twentyeleven, twentytwelve, twentythirteen, twentyfifteen, twentytwentythree.
 """
 
 from __future__ import annotations

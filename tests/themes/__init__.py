@@ -10,11 +10,13 @@ esc_html print it), so the pages test how the extractor generalises to other com
 twentytwenty, twentynineteen, twentyseventeen (core html5 comments and a Recent Comments widget),
 classic-xhtml (Kubrick-era XHTML comments), astra-like, lightning-ja (Japanese, Lightning-like), generatepress,
 oceanwp, kadence (their comment callbacks / core walker), twentytwentyfour (block theme, core/comments blocks),
-swell-ja (Japanese, SWELL).
+swell-ja (Japanese, SWELL), and the default themes twentyten, twentyeleven, twentytwelve (their comment callbacks),
+twentythirteen, twentyfifteen (core html5 walker) and twentytwentythree (block theme).
 
 Modules: ``words`` (word lists), ``model`` (data and generator), ``comments`` and ``markup`` (shared
-markup), ``pages_twenty``, ``pages_other``, ``pages_more``, ``pages_oceanwp`` and ``pages_tt4_swell`` (the
-themes' pages), ``write`` (the corpus files).
+markup), ``pages_twenty``, ``pages_other``, ``pages_more``, ``pages_oceanwp``, ``pages_tt4_swell``,
+``pages_classic_defaults``, ``pages_html5_defaults`` and ``pages_block_defaults`` (the themes' pages),
+``sites_defaults`` (the default-theme blogs' settings), ``write`` (the corpus files).
 Command line: ``scripts/make_theme_corpus.py``.
 """
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from .sites_defaults import DEFAULT_SITES
 from .words import (
     EN_ALT,
     EN_AREPLY,
@@ -159,6 +160,7 @@ SITES: dict[
         authors=[("山本 さくら", "sakura")],
     ),
 }
+SITES.update(DEFAULT_SITES)  # twentyten … twentyfifteen, twentytwentythree
 
 
 ENT = {"’": "&#8217;", "‘": "&#8216;", "“": "&#8220;", "”": "&#8221;", "–": "&#8211;", "—": "&#8212;"}

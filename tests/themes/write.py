@@ -13,6 +13,9 @@ from datetime import datetime
 from pathlib import Path
 
 from .model import Post, Site, block_lines, build_site
+from .pages_block_defaults import page_twentytwentythree
+from .pages_classic_defaults import page_twentyeleven, page_twentyten, page_twentytwelve
+from .pages_html5_defaults import page_twentyfifteen, page_twentythirteen
 from .pages_more import page_generatepress, page_kadence
 from .pages_oceanwp import page_oceanwp
 from .pages_other import page_astra_like, page_classic_xhtml, page_lightning_ja
@@ -31,6 +34,12 @@ PAGES: dict[str, Callable[[Site, Post], str]] = {
     "twentytwentyfour": page_twentytwentyfour,
     "kadence": page_kadence,
     "swell-ja": page_swell_ja,
+    "twentyten": page_twentyten,
+    "twentyeleven": page_twentyeleven,
+    "twentytwelve": page_twentytwelve,
+    "twentythirteen": page_twentythirteen,
+    "twentyfifteen": page_twentyfifteen,
+    "twentytwentythree": page_twentytwentythree,
 }
 THEMES: tuple[str, ...] = tuple(PAGES)
 
