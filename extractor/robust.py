@@ -101,7 +101,9 @@ def robust_post_identifiers(
     two posts) is missing there, so it lands in comments on comment-free pages. Here:
 
     * an identifier carrying exactly one short block on every page where it carries any, on at least
-      half of the pages, is per-page metadata (date, category line, byline): boilerplate;
+      half of the pages, is per-page metadata (date, category line, byline): boilerplate; one that
+      has content on every page is metadata too when that block follows the post's body on most
+      pages ("Posted in X, tagged Y"; a title is the same shape, but above the body);
     * any other identifier whose content, on most pages where it has some, starts before the end of
       the main post identifier's content (the S0 identifier with the most text) is part of the
       post: comments follow the post they comment on. Identifiers with content on a few pages only
@@ -142,6 +144,16 @@ def robust_post_identifiers(
         post.add(main)
         notes.append(f"no identifier carries content on every page; main post identifier {main}")
     end = stats[main].last
+    # a one-short-line identifier on every page, after the post's body ("Posted in X, tagged Y"):
+    # the post's footer line, not its text (a title is the same shape, but above the body)
+    for ident in sorted(every - {main}):
+        line = stats.get(ident)  # content without text (an image) has no stats
+        if line is None or line.max_shown != 1 or line.max_chars > METADATA_MAX_CHARS or line.headings:
+            continue
+        after = sum(1 for p in line.pages if p in end and line.first[p] > end[p])
+        if after * 2 > len(line.pages):
+            metadata.add(ident)
+            post.discard(ident)
     for ident in sorted(stats.keys() - every - metadata - {main}):
         s = stats[ident]
         before = sum(1 for p in s.pages if p in end and s.first[p] < end[p])

@@ -125,3 +125,23 @@ def test_date_lines_option_sets_the_byline_apart_and_keeps_the_title() -> None:
         assert "Published" not in page.post
         assert page.post.split("\n")[0] == f"Story {i} of the {WORDS[i % len(WORDS)]}"
         assert not page.comments
+
+
+def _footer_page(i: int) -> Page:
+    body = " ".join(WORDS[(i * 3 + k) % len(WORDS)] for k in range(16))
+    html = f"""<html><body><div id="nav"><a href="/">Home</a></div>
+<article class="post"><h1 class="title">Story {i} of the {WORDS[i % len(WORDS)]}</h1>
+<div class="entry"><p>{body} opening {i}.</p><p>More on {body}, closing {i}.</p></div>
+<footer class="entry-utility">This entry was posted in <a href="/c{i}">{WORDS[(i + 2) % len(WORDS)]}</a>.
+Bookmark the <a href="/p{i}">permalink</a>.</footer></article>
+<div id="footer">Garden blog footer</div></body></html>"""
+    return Page(None, html.encode())
+
+
+def test_a_footer_line_after_the_body_on_every_page_is_metadata() -> None:
+    out = extract_site([_footer_page(i) for i in range(5)])
+    for i, page in enumerate(out):
+        assert "This entry was posted" not in page.post
+        assert page.post.split("\n")[0] == f"Story {i} of the {WORDS[i % len(WORDS)]}"
+        assert not page.comments
+    assert all("This entry was posted" in p.post for p in extract_site([_footer_page(i) for i in range(5)], PAPER))
