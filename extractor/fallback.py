@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from .blocks import Block
 from .separate import COMMENT, POST
@@ -103,8 +104,29 @@ def _vote(units: Sequence[Sequence[tuple[UnitSignature, list[int]]]]) -> tuple[U
     return UnitSignature(tag, frozenset() if token is None else frozenset([token])), votes[(tag, token)]
 
 
-def dated_comment_region(pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]]) -> list[list[str]] | None:
-    """Post blocks inside repeated dated units (on most pages) become comments; None if no such units."""
+@dataclass(frozen=True, slots=True)
+class Fallback:
+    """Which fallback a set used, for a site profile to apply to the site's later pages."""
+
+    known_ids: frozenset[str] = frozenset()  # identifiers learned on other sites
+    unit: UnitSignature | None = None  # the repeated dated unit's kind
+
+    def apply(self, blocks: Sequence[Block], idents: Sequence[str], roles: list[str]) -> list[str]:
+        """The same change on one page of the site."""
+        if self.known_ids:
+            roles = known_comment_region([idents], [roles], set(self.known_ids))[0]
+        if self.unit is not None:
+            roles = mark_units(blocks, roles, _dated_units(blocks, roles), self.unit)
+        return roles
+
+
+def dated_comment_region(
+    pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]]
+) -> tuple[list[list[str]], UnitSignature] | None:
+    """Post blocks inside repeated dated units (on most pages) become comments; None if no such units.
+
+    Returns the new roles and the unit kind the pages voted for.
+    """
     units = [_dated_units(blocks, page_roles) for blocks, page_roles in zip(pages, roles, strict=True)]
     signature, _ = _vote(units)
     if signature is None:
@@ -118,21 +140,30 @@ def dated_comment_region(pages: Sequence[Sequence[Block]], roles: Sequence[Seque
     )
     if support < VOTE_SHARE * len(pages):
         return None
-    out = []
-    for blocks, page_roles, page_units in zip(pages, roles, units, strict=True):
-        inside = [False] * len(blocks)
-        heads: set[int] = set()
-        for sig, members in page_units:
-            if sig.tag == signature.tag and sum(signature.matches(blocks[k]) for k in members) * 2 >= len(members):
-                heads.update(members)
-        pair = pair_tags(blocks, heads)
-        for b in blocks:  # the <dd> that follows each dated <dt> belongs to it
-            if b.index in heads or (b.prev_sibling in heads and pair.get(b.parent) == b.tag):
-                inside[b.index] = True
-        for b in blocks:
-            if b.parent >= 0 and inside[b.parent]:
-                inside[b.index] = True
-        out.append(
-            [COMMENT if role == POST and inside[b.index] else role for b, role in zip(blocks, page_roles, strict=True)]
-        )
-    return out
+    marked = [
+        mark_units(blocks, page_roles, page_units, signature)
+        for blocks, page_roles, page_units in zip(pages, roles, units, strict=True)
+    ]
+    return marked, signature
+
+
+def mark_units(
+    blocks: Sequence[Block],
+    roles: Sequence[str],
+    page_units: Sequence[tuple[UnitSignature, list[int]]],
+    signature: UnitSignature,
+) -> list[str]:
+    """One page: post blocks inside the dated units of the voted kind become comments."""
+    inside = [False] * len(blocks)
+    heads: set[int] = set()
+    for sig, members in page_units:
+        if sig.tag == signature.tag and sum(signature.matches(blocks[k]) for k in members) * 2 >= len(members):
+            heads.update(members)
+    pair = pair_tags(blocks, heads)
+    for b in blocks:  # the <dd> that follows each dated <dt> belongs to it
+        if b.index in heads or (b.prev_sibling in heads and pair.get(b.parent) == b.tag):
+            inside[b.index] = True
+    for b in blocks:
+        if b.parent >= 0 and inside[b.parent]:
+            inside[b.index] = True
+    return [COMMENT if role == POST and inside[b.index] else role for b, role in zip(blocks, roles, strict=True)]

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from .blocks import Block, parse_blocks
 from .decode import decode_html
-from .fallback import dated_comment_region, known_comment_region
+from .fallback import Fallback, dated_comment_region, known_comment_region
 from .features import block_vectors
 from .identifiers import (
     DEFAULT_IDENTIFIER,
@@ -193,6 +193,7 @@ class SiteRoles:
     metadata_ids: set[str]
     warnings: list[str]
     main_id: str | None = None  # the post identifier with the most text (D6)
+    fallback: Fallback | None = None  # how comments were found without a comment-free page (D9)
 
 
 def classify(
@@ -263,8 +264,9 @@ def classify(
     roles = separate_roles(content, idents, post_ids)
     for p in outliers:
         roles[p] = [POST if role == COMMENT else role for role in roles[p]]
+    fallback = None
     if len(pages) > 1:
-        roles, note = _no_comment_free_page(blocks, roles, idents, options, known_comment_ids)
+        roles, note, fallback = _no_comment_free_page(blocks, roles, idents, options, known_comment_ids)
         if note:
             warnings.append(note)
     if options.linked_titles:
@@ -272,7 +274,7 @@ def classify(
     if options.post_gaps:
         density = options.max_link_density if options.max_link_density is not None else 1.0
         roles = [post_gaps(bl, r, ids, density) for bl, r, ids in zip(blocks, roles, idents, strict=True)]
-    return SiteRoles(roles, idents, content, unique, eligible, post_ids, metadata_ids, warnings, main_id)
+    return SiteRoles(roles, idents, content, unique, eligible, post_ids, metadata_ids, warnings, main_id, fallback)
 
 
 NO_COMMENTS = "no comments found in the set: if every page has comments they were taken as post"
@@ -284,19 +286,21 @@ def _no_comment_free_page(
     idents: Sequence[Sequence[str]],
     options: Options,
     known: frozenset[str],
-) -> tuple[list[list[str]], str]:
+) -> tuple[list[list[str]], str, Fallback | None]:
     """Comments taken as post because no page is comment-free: the fallbacks (fallback.py)."""
     none_found = not any(COMMENT in r for r in roles)
     if not options.comment_fallback:
-        return roles, NO_COMMENTS if none_found else ""
+        return roles, NO_COMMENTS if none_found else "", None
     if known and none_found:
         found = known_comment_region(idents, roles, set(known))
         if any(COMMENT in r for r in found):
-            return found, "comments found by identifiers learned on other sites (no comment-free page)"
+            note = "comments found by identifiers learned on other sites (no comment-free page)"
+            return found, note, Fallback(known_ids=known)
     dated = dated_comment_region(blocks, roles)
-    if dated is not None and dated != roles:
-        return dated, "comments found as repeated dated units in the post (no comment-free page)"
-    return roles, NO_COMMENTS if none_found else ""
+    if dated is not None and dated[0] != roles:
+        note = "comments found as repeated dated units in the post (no comment-free page)"
+        return dated[0], note, Fallback(unit=dated[1])
+    return roles, NO_COMMENTS if none_found else "", None
 
 
 def page_output(

@@ -10,7 +10,8 @@ The profile keeps the set's boilerplate fingerprints (the distinct vectors of bl
 another page), its eligible identifiers, and which identifiers carried the post, per-page metadata
 or comments. A new page's block is content when it matches no fingerprint (the same cosine rule,
 §3.2.4-3.2.5, with the profile standing in for the other pages); roles then follow from the learned
-identifiers. ``template_match`` (the share of the page's blocks that match a fingerprint) falls when
+identifiers, and a set without a comment-free page hands on how its comments were found (fallback.py).
+``template_match`` (the share of the page's blocks that match a fingerprint) falls when
 the site's template changed: the caller should learn a new profile then.
 """
 
@@ -21,6 +22,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
+from .fallback import Fallback
 from .identifiers import assign_identifiers, identifier_counts, page_candidates
 from .matching import FingerprintIndex, Vector
 from .options import DEFAULT, Options
@@ -28,6 +30,7 @@ from .pipeline import Page, PageExtraction, ParsedPage, classify, collector_paus
 from .records import CommentLayout, learn_layout
 from .robust import drop_link_blocks, linked_title, post_gaps
 from .separate import BOILERPLATE, COMMENT, POST
+from .units import UnitSignature
 
 PROFILE_FORMAT = 1
 _BARE_CACHE_LIMIT = 50_000
@@ -48,6 +51,8 @@ class SiteProfile:
     warnings: list[str] = field(default_factory=list)
     comments: CommentLayout | None = None
     main_id: str | None = None
+    # The set had no comment-free page: how its comments were found, replayed on each new page.
+    fallback: Fallback | None = None
     _index: FingerprintIndex | None = field(default=None, repr=False, compare=False)
     # Vectors of tag-only blocks (most of a page), shared by the pages this profile extracts: a
     # site's layout wrappers repeat from page to page (cleared past _BARE_CACHE_LIMIT entries).
@@ -92,6 +97,8 @@ class SiteProfile:
         if self.main_id is not None:  # links in the post body stay (as in set extraction)
             content = [[c or (u and i == self.main_id) for c, u, i in zip(content[0], unique, idents, strict=True)]]
         roles = [_role(flag, ident, self) for flag, ident in zip(content[0], idents, strict=True)]
+        if self.fallback is not None:
+            roles = self.fallback.apply(parsed.blocks, idents, roles)
         if self.options.linked_titles:
             roles = linked_title(parsed.blocks, roles, unique)
         if self.options.post_gaps:
@@ -114,6 +121,7 @@ class SiteProfile:
                 "warnings": self.warnings,
                 "comments": self.comments.to_json() if self.comments is not None else None,
                 "main_id": self.main_id,
+                "fallback": _fallback_json(self.fallback),
             },
             ensure_ascii=False,
         )
@@ -135,7 +143,28 @@ class SiteProfile:
             warnings=data.get("warnings", []),
             comments=CommentLayout.from_json(data["comments"]) if data.get("comments") else None,
             main_id=data.get("main_id"),
+            fallback=_fallback_from_json(data.get("fallback")),
         )
+
+
+def _fallback_json(fallback: Fallback | None) -> dict[str, object] | None:
+    if fallback is None:
+        return None
+    unit = fallback.unit
+    return {
+        "known_ids": sorted(fallback.known_ids),
+        "unit": None if unit is None else {"tag": unit.tag, "tokens": sorted(unit.tokens)},
+    }
+
+
+def _fallback_from_json(data: object) -> Fallback | None:
+    if not isinstance(data, dict):
+        return None
+    unit = data.get("unit")
+    signature = None
+    if isinstance(unit, dict):
+        signature = UnitSignature(str(unit["tag"]), frozenset(unit.get("tokens") or []))
+    return Fallback(frozenset(data.get("known_ids") or []), signature)
 
 
 def _role(content: bool, ident: str, profile: SiteProfile) -> str:
@@ -172,5 +201,6 @@ def profile_from_parsed(parsed: Sequence[ParsedPage], options: Options) -> SiteP
         learned_at=time.time(),
         warnings=list(site.warnings),
         main_id=site.main_id,
+        fallback=site.fallback,
         comments=learn_layout([p.blocks for p in parsed], site.roles) if options.comment_records else None,
     )

@@ -186,3 +186,30 @@ def test_profile_extraction_is_the_same_with_its_vector_cache_warm(blog_profile)
     assert [(x.post, x.comments) for x in first] == [(x.post, x.comments) for x in second]
     assert [(x.post, x.comments) for x in first] == [(x.post, x.comments) for x in third]
     assert fresh == blog_profile  # caches are not part of what a profile is
+
+
+# ---------------------------------------------------------------- sets without a comment-free page
+
+
+def _comment_f1(truth: list[dict], predicted: list[list[str]]) -> float:
+    gold = Counter(t for row in truth for c in row["comments"] for t in tokenize(c["text"]))
+    got = Counter(t for row in predicted for c in row for t in tokenize(c))
+    shared = sum((gold & got).values())
+    return 2 * shared / (sum(gold.values()) + sum(got.values()))
+
+
+@pytest.mark.parametrize("site", ["everywhereist.com", "paulocoelhoblog.com"])
+def test_profile_replays_the_fallback_of_a_set_where_every_page_has_comments(corpus_root: Path, site: str) -> None:
+    # the set found its comments by repeated dated units (no comment-free page); the profile must
+    # find them on the site's later pages the same way, not call every comment post
+    d = corpus_root / "dragnet" / site
+    rows = (json.loads(line) for line in (d / "truth.jsonl").read_text("utf-8").splitlines())
+    truth = sorted(rows, key=lambda t: t["file"])
+    half = len(truth) // 2
+    profile = learn_profile([Page(None, (d / t["file"]).read_bytes()) for t in truth[:half]])
+    assert profile.fallback is not None and profile.fallback.unit is not None
+    rest = truth[half:]
+    out = [profile.extract(Page(None, (d / t["file"]).read_bytes())) for t in rest]
+    assert _comment_f1(rest, [x.comments for x in out]) >= 0.85
+    again = SiteProfile.from_json(profile.to_json())
+    assert again.fallback == profile.fallback
