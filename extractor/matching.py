@@ -196,6 +196,10 @@ def near_duplicate_clusters(
     the smaller page's such text (and at least 200 characters, so two short pages sharing a
     sentence stay apart).
     """
+    if len(pages) < 3:
+        # with two pages, "on at most two pages" holds for the shared template too: no third page
+        # can tell a duplicated article from boilerplate, so two pages are never merged
+        return list(range(len(pages)))
     distinct, where = grouped if grouped is not None else _group(pages)
     own = [0] * len(pages)
     shared: dict[tuple[int, int], int] = {}

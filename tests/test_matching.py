@@ -179,6 +179,21 @@ def test_short_shared_text_does_not_join_pages():
     assert len(set(clusters)) == 3
 
 
+def test_two_pages_of_one_template_are_not_near_duplicates():
+    # with two pages the shared menu and footer are "on at most two pages" too: without a third
+    # page nothing tells a duplicated article from the template, so the pair is never merged
+    sidebar = "".join(f"<li>Archive entry number {k} of the Kitchen Diary, with its long title</li>" for k in range(8))
+    pages = [
+        Page(None, _article_page(*art).replace(b"</body>", f"<ul>{sidebar}</ul></body>".encode()))
+        for art in ARTICLES[:2]
+    ]
+    assert _clusters(pages) == [0, 1]
+    out = extract_site(pages)
+    for page, (title, p1, p2) in zip(out, ARTICLES[:2], strict=False):
+        assert page.post == f"{title}\n{p1}\n{p2}"
+        assert not any("near-duplicate" in w for w in page.warnings)
+
+
 def test_near_duplicate_pages_keep_their_post_with_default():
     out = extract_site(_pages(), DEFAULT)
     title, p1, p2 = ARTICLES[0]
