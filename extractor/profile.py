@@ -22,13 +22,14 @@ import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
+from .blocks import Block
 from .fallback import Fallback
 from .identifiers import assign_identifiers, identifier_counts, page_candidates
 from .matching import FingerprintIndex, Vector
 from .options import DEFAULT, Options
 from .pipeline import Page, PageExtraction, ParsedPage, classify, collector_paused, page_output, read_page
 from .records import CommentLayout, learn_layout
-from .robust import drop_link_blocks, linked_title, post_gaps
+from .robust import METADATA_MAX_CHARS, drop_link_blocks, linked_title, post_gaps
 from .separate import BOILERPLATE, COMMENT, POST
 from .units import UnitSignature
 
@@ -97,6 +98,8 @@ class SiteProfile:
         if self.main_id is not None:  # links in the post body stay (as in set extraction)
             content = [[c or (u and i == self.main_id) for c, u, i in zip(content[0], unique, idents, strict=True)]]
         roles = [_role(flag, ident, self) for flag, ident in zip(content[0], idents, strict=True)]
+        if self.options.robust_post_identifiers:
+            roles = self._new_identifiers(parsed.blocks, idents, roles)
         if self.fallback is not None:
             roles = self.fallback.apply(parsed.blocks, idents, roles)
         if self.options.linked_titles:
@@ -105,6 +108,30 @@ class SiteProfile:
             density = self.options.max_link_density if self.options.max_link_density is not None else 1.0
             roles = post_gaps(parsed.blocks, roles, idents, density)
         return roles, idents, match
+
+    def _new_identifiers(self, blocks: Sequence[Block], idents: Sequence[str], roles: list[str]) -> list[str]:
+        """D6 on one page: content under an identifier that carried none in the set is post when it
+        starts before the end of the main post identifier's content (comments follow the post;
+        without the main identifier on the page, before the first block of a known comment
+        identifier), unless it is one short block (a date or title line that other pages listed)."""
+        known = self.post_ids | self.comment_ids | self.metadata_ids
+        end = next((i for i in range(len(roles) - 1, -1, -1) if roles[i] == POST and idents[i] == self.main_id), -1)
+        if end < 0:
+            end = next((i for i, r in enumerate(roles) if r == COMMENT and idents[i] in self.comment_ids), len(roles))
+        first: dict[str, int] = {}
+        shape: dict[str, list[int]] = {}
+        for i, (role, ident) in enumerate(zip(roles, idents, strict=True)):
+            if role == COMMENT and ident not in known and blocks[i].text:
+                first.setdefault(ident, i)
+                shape.setdefault(ident, []).append(blocks[i].text_chars)
+        early = {
+            ident
+            for ident, i in first.items()
+            if i < end and (len(shape[ident]) > 1 or shape[ident][0] > METADATA_MAX_CHARS)
+        }
+        if not early:
+            return roles
+        return [POST if role == COMMENT and ident in early else role for role, ident in zip(roles, idents, strict=True)]
 
     def to_json(self) -> str:
         return json.dumps(

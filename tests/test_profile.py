@@ -213,3 +213,20 @@ def test_profile_replays_the_fallback_of_a_set_where_every_page_has_comments(cor
     assert _comment_f1(rest, [x.comments for x in out]) >= 0.85
     again = SiteProfile.from_json(profile.to_json())
     assert again.fallback == profile.fallback
+
+
+def test_profile_takes_a_body_under_an_identifier_the_set_never_saw_with_content(corpus_root: Path) -> None:
+    # thecarconnection's later pages hold their article under an identifier that carried no
+    # content on the learning pages; it starts before the page's comments, so it is the post
+    d = corpus_root / "dragnet" / "thecarconnection.com"
+    rows = (json.loads(line) for line in (d / "truth.jsonl").read_text("utf-8").splitlines())
+    truth = sorted(rows, key=lambda t: t["file"])
+    half = len(truth) // 2
+    profile = learn_profile([Page(None, (d / t["file"]).read_bytes()) for t in truth[:half]])
+    gold: Counter[str] = Counter()
+    got: Counter[str] = Counter()
+    for t in truth[half:]:
+        gold.update(tokenize(t["post"]))
+        got.update(tokenize(profile.extract(Page(None, (d / t["file"]).read_bytes())).post))
+    shared = sum((gold & got).values())
+    assert 2 * shared / (sum(gold.values()) + sum(got.values())) >= 0.9
