@@ -23,6 +23,7 @@ from .corpus import CorpusSite, iter_corpus
 from .identifiers import DEFAULT_IDENTIFIER
 from .options import PRESETS, Options
 from .pipeline import NO_COMMENTS, Page, PageExtraction, extract_site
+from .profile import learn_profile
 from .scoring import RecordCounts, SiteScore, macro, metrics, pooled, score_page, score_records
 from .separate import COMMENT, POST
 
@@ -65,10 +66,14 @@ class _SiteResult:
     no_comments: bool  # the set yielded no comment at all
 
 
-def _site_job(args: tuple[CorpusSite, Options, frozenset[str]]) -> _SiteResult:
-    site, options, known = args
+Job = tuple[CorpusSite, Options, frozenset[str], bool]
+
+
+def _site_job(args: Job) -> _SiteResult:
+    site, options, known, pipeline = args
     files = site.page_files()
-    results = extract_site([Page(None, p.read_bytes()) for p in files], options, known)
+    pages = [Page(None, p.read_bytes()) for p in files]
+    results = _as_pipeline(pages, options) if pipeline else extract_site(pages, options, known)
     rows = []
     for path, res in zip(files, results, strict=True):
         rel = path.relative_to(site.dir).as_posix()
@@ -88,25 +93,40 @@ def _site_job(args: tuple[CorpusSite, Options, frozenset[str]]) -> _SiteResult:
     return _SiteResult(rows, ids, posts, NO_COMMENTS in warned)
 
 
+def _as_pipeline(pages: Sequence[Page], options: Options) -> list[PageExtraction]:
+    """As the crawl pipeline meets a site: the first half (in file order) as one set, then a
+    profile learned from it extracts each later page on its own."""
+    half = max(1, len(pages) // 2)
+    first = extract_site(pages[:half], options)
+    profile = learn_profile(pages[:half], options)
+    return first + [profile.extract(p) for p in pages[half:]]
+
+
 def extract_corpus(
-    root: Path, options: Options, sources: list[str] | None = None, sites: list[str] | None = None, jobs: int = 0
+    root: Path,
+    options: Options,
+    sources: list[str] | None = None,
+    sites: list[str] | None = None,
+    jobs: int = 0,
+    pipeline: bool = False,
 ) -> Iterator[tuple[CorpusSite, list[dict[str, object]]]]:
     """Extract every site of a corpus (one set per site), in parallel processes when jobs > 1.
 
     Sets that yield no comment at all are extracted again with the comment identifiers learned on
-    the *other* sites (2013 §4.7; leave-one-out, so a site never learns from itself).
+    the *other* sites (2013 §4.7; leave-one-out, so a site never learns from itself). With
+    ``pipeline``, each site is extracted as the crawl pipeline meets it (``_as_pipeline``).
     """
     all_sites = list(iter_corpus(root, sources, sites))
     jobs = jobs or min(os.cpu_count() or 1, 4)
-    first = _run_jobs([(s, options, frozenset()) for s in all_sites], jobs)
-    again = []
-    if options.comment_fallback:
+    first = _run_jobs([(s, options, frozenset(), pipeline) for s in all_sites], jobs)
+    again: list[tuple[int, Job]] = []
+    if options.comment_fallback and not pipeline:
         for i, result in enumerate(first):
             if result.no_comments:
                 others = [r for j, r in enumerate(first) if j != i]
                 known = learned_comment_ids([r.comment_ids for r in others], [r.post_ids for r in others])
                 if known:
-                    again.append((i, (all_sites[i], options, frozenset(known))))
+                    again.append((i, (all_sites[i], options, frozenset(known), False)))
     for i, result in zip([i for i, _ in again], _run_jobs([w for _, w in again], jobs), strict=True):
         first[i] = result
     for site, result in zip(all_sites, first, strict=True):
@@ -120,7 +140,7 @@ def learned_comment_ids(comment_ids: Sequence[set[str]], post_ids: Sequence[set[
     return {i for i, n in seen.items() if n >= sites and i not in never_post}
 
 
-def _run_jobs(work: list[tuple[CorpusSite, Options, frozenset[str]]], jobs: int) -> list[_SiteResult]:
+def _run_jobs(work: list[Job], jobs: int) -> list[_SiteResult]:
     if jobs > 1 and len(work) > 1:
         with ProcessPoolExecutor(jobs) as pool:
             return list(pool.map(_site_job, work, chunksize=1))
@@ -174,7 +194,8 @@ def cmd_evaluate(a: argparse.Namespace) -> int:
     records: dict[str, RecordCounts] = {}
     with ExitStack() as stack:
         preds_out = _open_out(a.predictions, stack) if a.predictions else None
-        for site, rows in extract_corpus(Path(a.corpus), parse_overrides(a.preset, a.set), a.source, a.site, a.jobs):
+        options = parse_overrides(a.preset, a.set)
+        for site, rows in extract_corpus(Path(a.corpus), options, a.source, a.site, a.jobs, a.pipeline):
             by_file = {str(r["file"]): r for r in rows}
             if preds_out:
                 _write_rows(rows, preds_out, records=True)
@@ -315,6 +336,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ev.set_defaults(corpus=None)
     ev.add_argument("--json", metavar="OUT", help="write all numbers as JSON")
     ev.add_argument("--predictions", metavar="OUT.jsonl", help="also write the predictions scored")
+    ev.add_argument(
+        "--pipeline",
+        action="store_true",
+        help="as the crawl pipeline: first half of each site as a set, the rest page by page with its profile",
+    )
     rp = sub.add_parser("report", help="static HTML report: each page with post and comment blocks painted")
     rp.add_argument("files", nargs="*", metavar="FILE", help="one site's saved pages")
     rp.add_argument("--out", metavar="OUT_DIR", required=True, help="report folder (index.html + page views)")
