@@ -23,12 +23,12 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
 from .blocks import Block
-from .fallback import Fallback
+from .fallback import Fallback, dated_comment_region
 from .identifiers import assign_identifiers, identifier_counts, page_candidates
 from .matching import FingerprintIndex, Vector
 from .options import DEFAULT, Options
 from .pipeline import Page, PageExtraction, ParsedPage, classify, collector_paused, page_output, read_page
-from .records import CommentLayout, learn_layout
+from .records import CommentLayout, CommentRecord, learn_layout, split_comments
 from .robust import METADATA_MAX_CHARS, drop_link_blocks, linked_title, post_gaps
 from .separate import BOILERPLATE, COMMENT, POST
 from .units import UnitSignature
@@ -78,7 +78,13 @@ class SiteProfile:
         if parsed.error is not None:
             return PageExtraction(parsed.url, encoding=parsed.encoding, error=parsed.error, warnings=parsed.warnings)
         roles, idents, match = self.roles(parsed)
-        records = self.comments.records(parsed.blocks, roles) if self.comments is not None else None
+        records: list[CommentRecord] | None = None
+        if self.comments is not None:
+            records = self.comments.records(parsed.blocks, roles)
+        elif self.options.comment_records:
+            # no comment seen while learning: the page's own comment units, if it shows any
+            found = split_comments([parsed.blocks], [roles])
+            records = found[0] if found is not None else []
         out = page_output(parsed, roles, idents, [], records)
         out.template_match = match
         return out
@@ -102,6 +108,12 @@ class SiteProfile:
             roles = self._new_identifiers(parsed.blocks, idents, roles)
         if self.fallback is not None:
             roles = self.fallback.apply(parsed.blocks, idents, roles)
+        elif self.comments is None and self.options.comment_fallback:
+            # learned from comment-free pages only (the crawler's first fetch): nothing says where
+            # this site's comments go, so look for repeated dated units on the page itself (D9)
+            dated = dated_comment_region([parsed.blocks], [roles])
+            if dated is not None:
+                roles = dated[0][0]
         if self.options.linked_titles:
             roles = linked_title(parsed.blocks, roles, unique)
         if self.options.post_gaps:

@@ -241,3 +241,25 @@ def test_pipeline_mode_extracts_the_later_half_with_the_profile(corpus_root: Pat
     half = len(pages) // 2
     assert all(x.template_match is None for x in out[:half])  # the learning set
     assert all(x.template_match is not None and x.template_match > 0.5 for x in out[half:])
+
+
+def _comment_free_profile(corpus_root: Path, site: str) -> tuple[SiteProfile, list[dict], Path]:
+    d = corpus_root / "wordpress" / site
+    truth = [json.loads(line) for line in (d / "truth.jsonl").read_text("utf-8").splitlines()]
+    free = [t for t in truth if not t["comments"]]
+    return learn_profile([Page(None, (d / t["file"]).read_bytes()) for t in free[:8]]), truth, d
+
+
+@pytest.mark.parametrize("site", ["tt21", "tt16"])
+def test_profile_from_comment_free_pages_splits_comments_of_a_refetch(corpus_root: Path, site: str) -> None:
+    # the crawler's first fetch comes before readers comment: the profile has seen no comment, yet
+    # the re-fetch's comments come out as records, with their authors
+    profile, truth, d = _comment_free_profile(corpus_root, site)
+    assert profile.comments is None
+    pages = [t for t in truth if len(t["comments"]) >= 3][:4]
+    for t in pages:
+        out = profile.extract(Page(None, (d / t["file"]).read_bytes()))
+        assert len(out.comment_records) == len(t["comments"]), t["file"]
+        assert sorted(r.author or "" for r in out.comment_records) == sorted(c["author"] for c in t["comments"])
+    later_free = [t for t in truth if not t["comments"]][8:]
+    assert all(not profile.extract(Page(None, (d / t["file"]).read_bytes())).comments for t in later_free)
