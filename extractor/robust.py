@@ -45,8 +45,12 @@ class IdentifierStats:
 
 
 def identifier_stats(
-    pages: Sequence[Sequence[Block]], content: Sequence[Sequence[bool]], idents: Sequence[Sequence[str]]
+    pages: Sequence[Sequence[Block]],
+    content: Sequence[Sequence[bool]],
+    idents: Sequence[Sequence[str]],
+    dates: bool = False,
 ) -> dict[str, IdentifierStats]:
+    """Per identifier, where it carries content; ``dates`` also notes date lines (for D12)."""
     stats: dict[str, IdentifierStats] = {}
     for p, (blocks, flags, ids) in enumerate(zip(pages, content, idents, strict=True)):
         per_page: dict[str, int] = {}
@@ -70,7 +74,7 @@ def identifier_stats(
             s.last[p] = b.index
             if b.tag in HEADINGS:
                 s.headings += 1
-            elif b.text_chars <= METADATA_MAX_CHARS and parse_date(b.text) is not None:
+            elif dates and b.text_chars <= METADATA_MAX_CHARS and parse_date(b.text) is not None:
                 s.dated.add(p)
         for ident, n in per_page.items():
             stats[ident].max_blocks = max(stats[ident].max_blocks, n)
@@ -117,7 +121,7 @@ def robust_post_identifiers(
     n = len(with_content)
     # "every page" over the pages that have content at all: an empty or failed page says nothing
     every = post_identifiers_every_page([content[p] for p in with_content], [idents[p] for p in with_content])
-    stats = identifier_stats(pages, content, idents)
+    stats = identifier_stats(pages, content, idents, date_lines)
     metadata: set[str] = set()
     notes: list[str] = []
     if n < 2:
