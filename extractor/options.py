@@ -60,6 +60,9 @@ class Options:
     # A byline or date line inside the post container is metadata, not post (D12). Off by default:
     # the WordPress truth leaves such lines out of the post, Dragnet's gold keeps them.
     date_lines: bool = False
+    # A short post line that only quotes the post's title ("Home / <title>", "3 responses to
+    # “<title>”") repeats it and is not post (D13).
+    title_echoes: bool = False
 
     def but(self, **changes: object) -> Options:
         """A copy with some fields changed: ``DEFAULT.but(reextract=False)``."""
@@ -81,6 +84,7 @@ DEFAULT = Options(
     comment_fallback=True,
     linked_titles=True,
     post_gaps=True,
+    title_echoes=True,
 )
 
 PRESETS: dict[str, Options] = {"paper": PAPER, "default": DEFAULT}

@@ -29,7 +29,7 @@ from .matching import FingerprintIndex, Vector
 from .options import DEFAULT, Options
 from .pipeline import Page, PageExtraction, ParsedPage, classify, collector_paused, page_output, read_page
 from .records import CommentLayout, CommentRecord, learn_layout, split_comments
-from .robust import METADATA_MAX_CHARS, drop_link_blocks, linked_title, post_gaps
+from .robust import METADATA_MAX_CHARS, drop_link_blocks, linked_title, post_gaps, title_echoes
 from .separate import BOILERPLATE, COMMENT, POST
 from .units import UnitSignature
 
@@ -119,6 +119,8 @@ class SiteProfile:
         if self.options.post_gaps:
             density = self.options.max_link_density if self.options.max_link_density is not None else 1.0
             roles = post_gaps(parsed.blocks, roles, idents, density)
+        if self.options.title_echoes:
+            roles = title_echoes(parsed.blocks, roles)
         return roles, idents, match
 
     def _new_identifiers(self, blocks: Sequence[Block], idents: Sequence[str], roles: list[str]) -> list[str]:

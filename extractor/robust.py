@@ -246,3 +246,32 @@ def post_gaps(blocks: Sequence[Block], roles: list[str], idents: Sequence[str], 
 
 def _prose(block: Block, max_density: float) -> bool:
     return block.tag in GAP_TAGS and block.link_density <= max_density
+
+
+# D13: a title echo is a short line quoting a title of at least this many characters, with at most
+# this many characters of its own ("Home / <title>", "3 responses to “<title>”").
+ECHO_MIN_TITLE = 12
+ECHO_MAX_EXTRA = 60
+
+
+def title_echoes(blocks: Sequence[Block], roles: list[str]) -> list[str]:
+    """D13: post lines that only quote the post's title (a breadcrumb, a comments heading) are not post.
+
+    The title is the first post block that is a heading. Another short post block holding the
+    title's text plus a few words of its own repeats it; the title itself stays.
+    """
+    title = next((b for b in blocks if b.text and roles[b.index] == POST and b.tag in HEADINGS), None)
+    if title is None or len(title.text) < ECHO_MIN_TITLE or "\n" in title.text:
+        return roles
+    out: list[str] | None = None
+    for b in blocks:
+        if (
+            b is not title
+            and roles[b.index] == POST
+            and title.text in b.text
+            and len(b.text) <= len(title.text) + ECHO_MAX_EXTRA
+            and b.text != title.text
+        ):
+            out = out if out is not None else list(roles)
+            out[b.index] = BOILERPLATE
+    return out if out is not None else roles

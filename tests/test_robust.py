@@ -145,3 +145,25 @@ def test_a_footer_line_after_the_body_on_every_page_is_metadata() -> None:
         assert page.post.split("\n")[0] == f"Story {i} of the {WORDS[i % len(WORDS)]}"
         assert not page.comments
     assert all("This entry was posted" in p.post for p in extract_site([_footer_page(i) for i in range(5)], PAPER))
+
+
+def _echo_page(i: int) -> Page:
+    body = " ".join(WORDS[(i * 3 + k) % len(WORDS)] for k in range(16))
+    title = f"The {WORDS[i % len(WORDS)]} and the {WORDS[(i + 3) % len(WORDS)]}, part {i}"
+    html = f"""<html><body><div id="nav"><a href="/">Home</a></div>
+<div class="crumbs"><a href="/">Home</a> / {title}</div>
+<article class="post"><h1 class="title">{title}</h1>
+<div class="entry"><p>{body} opening {i}.</p><p>More on {body}, closing {i}.</p></div></article>
+<div id="footer">Garden blog footer</div></body></html>"""
+    return Page(None, html.encode())
+
+
+def test_a_breadcrumb_quoting_the_title_is_not_post() -> None:
+    pages = [_echo_page(i) for i in range(5)]
+    for i, page in enumerate(extract_site(pages)):
+        assert not any(line.startswith("Home /") for line in page.post.split("\n"))
+        assert (
+            page.post.split("\n")[0] == f"The {WORDS[i % len(WORDS)]} and the {WORDS[(i + 3) % len(WORDS)]}, part {i}"
+        )
+    without = extract_site(pages, DEFAULT.but(title_echoes=False))
+    assert all(page.post.startswith("Home /") for page in without)
