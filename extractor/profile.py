@@ -28,7 +28,7 @@ from .identifiers import assign_identifiers, identifier_counts, page_candidates
 from .matching import FingerprintIndex, Vector
 from .options import DEFAULT, Options
 from .pipeline import Page, PageExtraction, ParsedPage, classify, collector_paused, page_output, read_page
-from .records import CommentLayout, CommentRecord, learn_layout, split_comments
+from .records import CommentLayout, CommentRecord, learn_layout, single_unit_records, split_comments
 from .robust import METADATA_MAX_CHARS, drop_link_blocks, linked_title, post_gaps, title_echoes
 from .separate import BOILERPLATE, COMMENT, POST
 from .units import UnitSignature
@@ -84,7 +84,7 @@ class SiteProfile:
         elif self.options.comment_records:
             # no comment seen while learning: the page's own comment units, if it shows any
             found = split_comments([parsed.blocks], [roles])
-            records = found[0] if found is not None else []
+            records = found[0] if found is not None else single_unit_records(parsed.blocks, roles)
         out = page_output(parsed, roles, idents, [], records)
         out.template_match = match
         return out

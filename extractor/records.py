@@ -27,10 +27,19 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .blocks import Block
+from .blocks import HEADINGS, Block
 from .dates import date_match, parse_date
 from .separate import COMMENT, POST
-from .units import SHORT_SLOT_CHARS, Unit, UnitSignature, find_units, learn_signature
+from .units import (
+    SHORT_SLOT_CHARS,
+    Unit,
+    UnitSignature,
+    class_tokens,
+    dated_flags,
+    find_units,
+    learn_signature,
+    subtree_sums,
+)
 
 # A shared suffix glued to the names (no space before it) is cut only over this many distinct names.
 GLUED_SUFFIX_NAMES = 5
@@ -139,6 +148,11 @@ def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequ
         key=lambda s: sum(lengths[s]),
         default=None,
     )
+    if n_units == 1:
+        # one comment: lengths say little ("Good read." is shorter than its author line); its
+        # words come after the author line, so the last slot holding comment words is the text
+        worded = [s for s in texts if commented[s] and s not in kinds.date and s not in kinds.chrome]
+        content = max(worded, key=lambda s: first_pos[s][0], default=content)
     candidates = [
         s
         for s, vs in texts.items()
@@ -315,3 +329,62 @@ def split_comments(
         build_records(blocks, page_roles, page_units, layout.kinds)
         for blocks, page_roles, page_units in zip(pages, roles, units, strict=True)
     ]
+
+
+# How far above the comment blocks a lone comment's unit (the block with its date) may be.
+SINGLE_UNIT_REACH = 3
+# A lone comment's unit holds at most this many text blocks (author, date, a few paragraphs, reply).
+SINGLE_UNIT_BLOCKS = 15
+
+
+def single_unit_records(blocks: Sequence[Block], roles: Sequence[str]) -> list[CommentRecord]:
+    """One page's only comment, when nothing else is known: the block holding all the page's
+    comment blocks (headings aside) is its unit if it holds a date; else no comment.
+
+    A site profile learned before readers commented has no layout, and a page with one comment
+    shows no repetition: its comment still has an author line and a date line of its own.
+    """
+    bearing = [b for b in blocks if b.text and roles[b.index] == COMMENT and b.tag not in HEADINGS]
+    if not bearing:
+        return []
+    chains = [_ancestors(blocks, b.index) for b in bearing]
+    common = set(chains[0]).intersection(*chains[1:])
+    root = max(common) if common else -1  # preorder: the deepest common ancestor has the largest index
+    dated = subtree_sums(dated_flags(blocks), blocks)
+    for _ in range(SINGLE_UNIT_REACH):  # the date line may be boilerplate (a linked date)
+        if root < 0 or dated[root]:
+            break
+        root = blocks[root].parent
+    if root < 0 or not dated[root]:
+        return []
+    # a comment is a small block after the post, holding no post text, mostly its own words
+    size = subtree_sums([1] * len(blocks), blocks)[root]
+    texts = [b for b in blocks[root : root + size] if b.text]
+    start = next((b.index for b in blocks if b.text and roles[b.index] == POST), -1)
+    if (
+        root <= start
+        or len(texts) > SINGLE_UNIT_BLOCKS
+        or any(roles[b.index] == POST for b in texts)
+        or sum(1 for b in texts if roles[b.index] == COMMENT) * 2 < len(texts)
+    ):
+        return []
+    head = blocks[root]
+    units = find_units(blocks, roles, UnitSignature(head.tag, class_tokens(head)))
+    units = [u for u in units if u.root.index == root]
+    if not units:
+        return []
+    records = build_records(blocks, roles, units, learn_slots([(blocks, roles, units)]))
+    for record in records:
+        # one name teaches no shared affix: a last word ending in a colon is a label ("says:", "より:")
+        words = (record.author or "").split()
+        if len(words) > 1 and words[-1].endswith((":", "：")):
+            record.author = " ".join(words[:-1])
+    return records
+
+
+def _ancestors(blocks: Sequence[Block], index: int) -> list[int]:
+    chain = []
+    while index >= 0:
+        chain.append(index)
+        index = blocks[index].parent
+    return chain

@@ -263,3 +263,16 @@ def test_profile_from_comment_free_pages_splits_comments_of_a_refetch(corpus_roo
         assert sorted(r.author or "" for r in out.comment_records) == sorted(c["author"] for c in t["comments"])
     later_free = [t for t in truth if not t["comments"]][8:]
     assert all(not profile.extract(Page(None, (d / t["file"]).read_bytes())).comments for t in later_free)
+
+
+def test_profile_from_comment_free_pages_finds_a_lone_comment(corpus_root: Path) -> None:
+    # one comment shows no repetition: its unit is the dated block holding all its comment blocks
+    checked = 0
+    for site in ("tt21", "tt16", "cocoon"):
+        profile, truth, d = _comment_free_profile(corpus_root, site)
+        for t in (t for t in truth if len(t["comments"]) == 1):
+            out = profile.extract(Page(None, (d / t["file"]).read_bytes()))
+            assert [r.author for r in out.comment_records] == [t["comments"][0]["author"]], t["file"]
+            assert out.comments == [t["comments"][0]["text"]]
+            checked += 1
+    assert checked >= 2
