@@ -83,7 +83,7 @@ class SiteProfile:
             records = self.comments.records(parsed.blocks, roles)
         elif self.options.comment_records:
             # no comment seen while learning: the page's own comment units, if it shows any
-            found = split_comments([parsed.blocks], [roles])
+            found = split_comments([parsed.blocks], [roles], dated_only=True)
             records = found[0] if found is not None else single_unit_records(parsed.blocks, roles)
         out = page_output(parsed, roles, idents, [], records)
         out.template_match = match

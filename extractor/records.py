@@ -34,7 +34,6 @@ from .units import (
     SHORT_SLOT_CHARS,
     Unit,
     UnitSignature,
-    class_tokens,
     dated_flags,
     find_units,
     learn_signature,
@@ -183,7 +182,8 @@ def _names_before_dates(kinds: SlotKinds, values: Sequence[str], n_units: int) -
     have a short text there and it varies (a constant one is a label such as "Posted on")."""
     names = [_before_date(v) for v in values]
     names = [n for n in names if n]
-    if len(names) * 2 < n_units or len(set(names)) < 2:
+    # a lone comment (one unit) cannot show its name varying
+    if len(names) * 2 < n_units or len(set(names)) < min(2, n_units):
         return
     if sorted(map(len, names))[len(names) // 2] > SHORT_SLOT_CHARS:
         return
@@ -227,8 +227,11 @@ def _author(text: str, kinds: SlotKinds) -> str | None:
         text = text[len(kinds.author_prefix) :]
     if kinds.author_suffix and text.endswith(kinds.author_suffix):
         text = text[: -len(kinds.author_suffix)]
-    text = " ".join(text.split())
-    return text or None
+    words = text.split()
+    if len(words) > 1 and words[-1].endswith((":", "：")):
+        # a label the affixes did not catch (one page's few names share none): "says:", "より:"
+        words = words[:-1]
+    return " ".join(words) or None
 
 
 def build_records(
@@ -302,9 +305,9 @@ class CommentLayout:
 
 
 def _learn(
-    pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]]
+    pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]], dated_only: bool = False
 ) -> tuple[CommentLayout, list[list[Unit]]] | None:
-    signature = learn_signature(pages, roles)
+    signature = learn_signature(pages, roles, dated_only)
     if signature is None:
         return None
     units = [find_units(blocks, page_roles, signature) for blocks, page_roles in zip(pages, roles, strict=True)]
@@ -318,10 +321,14 @@ def learn_layout(pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]
 
 
 def split_comments(
-    pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]]
+    pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]], dated_only: bool = False
 ) -> list[list[CommentRecord]] | None:
-    """Comment records per page, or None when the set shows no repeated comment unit."""
-    learned = _learn(pages, roles)
+    """Comment records per page, or None when the set shows no repeated comment unit.
+
+    ``dated_only``: units must mostly carry a date (one page alone, where no vote outweighs a
+    repeated "related posts" list).
+    """
+    learned = _learn(pages, roles, dated_only)
     if learned is None:
         return None
     layout, units = learned
@@ -368,18 +375,10 @@ def single_unit_records(blocks: Sequence[Block], roles: Sequence[str]) -> list[C
         or sum(1 for b in texts if roles[b.index] == COMMENT) * 2 < len(texts)
     ):
         return []
-    head = blocks[root]
-    units = find_units(blocks, roles, UnitSignature(head.tag, class_tokens(head)))
-    units = [u for u in units if u.root.index == root]
-    if not units:
-        return []
-    records = build_records(blocks, roles, units, learn_slots([(blocks, roles, units)]))
-    for record in records:
-        # one name teaches no shared affix: a last word ending in a colon is a label ("says:", "より:")
-        words = (record.author or "").split()
-        if len(words) > 1 and words[-1].endswith((":", "：")):
-            record.author = " ".join(words[:-1])
-    return records
+    # the unit is the whole block (a signature made from one element would also match the
+    # unclassed blocks inside it and cut it into pieces)
+    units = [Unit(blocks[root], None, list(blocks[root : root + size]), {root})]
+    return build_records(blocks, roles, units, learn_slots([(blocks, roles, units)]))
 
 
 def _ancestors(blocks: Sequence[Block], index: int) -> list[int]:

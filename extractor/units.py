@@ -67,7 +67,7 @@ def text_counts(blocks: Sequence[Block]) -> list[int]:
     return subtree_sums([int(bool(b.text)) for b in blocks], blocks)
 
 
-def unit_groups(blocks: Sequence[Block], roles: Sequence[str]) -> list[list[Block]]:
+def unit_groups(blocks: Sequence[Block], roles: Sequence[str], dated_only: bool = False) -> list[list[Block]]:
     """Groups of repeated comment-bearing siblings at the first repeating level of the region.
 
     Headings do not bear comments here: a region's "N comments" heading, wrapped in a block of the
@@ -85,7 +85,8 @@ def unit_groups(blocks: Sequence[Block], roles: Sequence[str]) -> list[list[Bloc
         return []
     node = 0
     path: list[int] = []
-    dated: list[int] | None = None  # set once below siblings of unlike kinds
+    # set below siblings of unlike kinds, or from the start with ``dated_only`` (one page alone)
+    dated: list[int] | None = subtree_sums(dated_flags(blocks), blocks) if dated_only else None
     while True:
         path.append(node)
         bearing = [k for k in kids[node] if counts[k]]
@@ -153,11 +154,13 @@ def _alike(group: Sequence[Block]) -> bool:
     return not counts or max(counts.values()) * 2 > len(group)
 
 
-def learn_signature(pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]]) -> UnitSignature | None:
+def learn_signature(
+    pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]], dated_only: bool = False
+) -> UnitSignature | None:
     """The set's comment unit: the tag most units have, with the class tokens most of them share."""
     units: list[Block] = []
     for blocks, page_roles in zip(pages, roles, strict=True):
-        for group in unit_groups(blocks, page_roles):
+        for group in unit_groups(blocks, page_roles, dated_only):
             units.extend(group)
     if not units:
         return None

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from extractor import Page, extract_site
+from extractor import Page, extract_site, learn_profile
 from extractor.scoring import Counts, RecordCounts, score_page, score_records
 from tests.themes import THEMES, build_corpus
 
@@ -21,6 +21,12 @@ from tests.themes import THEMES, build_corpus
 # post author's name in their own comments ("Owen Clarke Post author"); block text alone cannot tell
 # it from a surname, so those comments' authors are wrong (about 1 comment in 10).
 AUTHOR_SHARE = {"twentytwelve": 0.8}
+
+# Re-fetches through a profile that has seen no comment learn from one page alone. Known shortfalls:
+# twentytwenty glues "says:" to the name, and a page's two or three names share no affix to cut;
+# OceanWP's "You Might Also Like" and comments sections are sibling sections with a shared class and
+# dates in both, so one page cannot tell which repeats comments.
+REFETCH_AUTHOR_SHARE = {"twentytwenty": 0.6, "oceanwp": 0.2}
 
 # Two small sets per theme: which comments are "odd" or "even", and which pages have comments,
 # change with the seed, and small sets are where chance regularities mislead.
@@ -54,3 +60,22 @@ def test_theme_meets_the_wordpress_targets(theme_roots: dict[int, Path], theme: 
     share = AUTHOR_SHARE.get(theme, 0.95)
     assert records.authors_exact >= share * records.authors, f"authors {records.authors_exact}/{records.authors}"
     assert records.dates_ok >= 0.9 * records.dates, f"dates {records.dates_ok}/{records.dates}"
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_theme_refetch_with_a_profile_learned_before_comments(theme_roots: dict[int, Path], theme: str) -> None:
+    # the crawler fetches articles before readers comment: a profile learned on comment-free pages
+    # only must still split a later re-fetch's comments into records
+    folder = theme_roots[SEEDS[0]] / "wordpress" / theme
+    truth = [json.loads(line) for line in (folder / "truth.jsonl").read_text("utf-8").splitlines()]
+    free = [t for t in truth if not t["comments"]]
+    profile = learn_profile([Page(t["url"], (folder / t["file"]).read_bytes()) for t in free])
+    counts, records = Counts(), RecordCounts()
+    for t in (t for t in truth if t["comments"]):
+        x = profile.extract(Page(t["url"], (folder / t["file"]).read_bytes()))
+        counts.add(score_page(t, x.as_json(), split=True))
+        records.add(score_records(t, [r.as_json() for r in x.comment_records]))
+    comment_f1 = counts.comment_prf()[2]
+    assert comment_f1 is not None and comment_f1 >= 0.9, f"comment F1 {comment_f1}"
+    share = REFETCH_AUTHOR_SHARE.get(theme, 0.8)
+    assert records.authors_exact >= share * records.authors, f"authors {records.authors_exact}/{records.authors}"
