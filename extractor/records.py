@@ -215,7 +215,9 @@ def _shared_affixes(names: Sequence[str]) -> tuple[str, str]:
     raw = common_prefix([d[::-1] for d in distinct])[::-1]
     cut = min([i for i in (raw.find(" "), raw.find("\n")) if i >= 0], default=-1)
     suffix = raw[cut:] if cut >= 0 else ""
-    if not suffix and len(distinct) >= GLUED_SUFFIX_NAMES and raw and not raw[-1].isalnum() and raw.strip():
+    # a colon ends a label, never a name: two names suffice then
+    glued_names = 2 if raw.endswith((":", "：")) else GLUED_SUFFIX_NAMES
+    if not suffix and len(distinct) >= glued_names and raw and not raw[-1].isalnum() and raw.strip():
         # "says:" printed with no space after the name ("Hannah Beckersays:"): many distinct names
         # sharing a suffix that ends in punctuation share a label, not a name ending
         suffix = raw if len(raw) < min(map(len, distinct)) else ""

@@ -62,6 +62,9 @@ def test_glued_suffix_needs_many_names_and_punctuation() -> None:
     assert _shared_affixes(["Anna", "Hanna"]) == ("", "")
     assert _shared_affixes([f"{n}son" for n in ("Jack", "Wil", "Peter", "John", "Ander")]) == ("", "")
     assert _shared_affixes([f"{n}says:" for n in NAMES]) == ("", "says:")
+    # a colon ends a label, never a name: two names are enough
+    assert _shared_affixes(["Hannah Beckersays:", "Tomsays:"]) == ("", "says:")
+    assert _shared_affixes(["Jackson.", "Wilson."]) == ("", "")
     assert _shared_affixes([f"{n} says:" for n in NAMES[:2]]) == ("", " says:")
 
 
