@@ -98,7 +98,16 @@ def unit_groups(blocks: Sequence[Block], roles: Sequence[str], dated_only: bool 
         if dated is not None:
             alike = [g for g in alike if sum(1 for b in g if dated[b.index]) * 2 >= len(g)]
         if alike:
-            return [max(alike, key=lambda g: sum(counts[b.index] for b in g))]
+            best = max(alike, key=lambda g: sum(counts[b.index] for b in g))
+            if dated_only and dated is not None:
+                # one page alone: sibling sections ("related posts", comments) both dated; the
+                # comments repeat again inside, as units of another kind (replies are the same kind)
+                top = max(best, key=lambda b: counts[b.index])
+                inner = _dated_group_below(top.index, kids, counts, dated, blocks)
+                if inner is not None and inner[0].tag != best[0].tag:
+                    node = top.index
+                    continue
+            return [best]
         if not bearing:
             break
         node = max(bearing, key=lambda k: counts[k])
@@ -109,6 +118,23 @@ def unit_groups(blocks: Sequence[Block], roles: Sequence[str], dated_only: bool 
             dated = subtree_sums(dated_flags(blocks), blocks)
     nested = _nested_unit(blocks, path, counts)
     return [nested] if nested else []
+
+
+def _dated_group_below(
+    node: int, kids: Sequence[Sequence[int]], counts: Sequence[int], dated: Sequence[int], blocks: Sequence[Block]
+) -> list[Block] | None:
+    """The first repeated, alike, mostly dated group of comment-bearing siblings below ``node``."""
+    while True:
+        bearing = [k for k in kids[node] if counts[k]]
+        by_tag: dict[str, list[Block]] = {}
+        for k in bearing:
+            by_tag.setdefault(blocks[k].tag, []).append(blocks[k])
+        for group in by_tag.values():
+            if len(group) >= 2 and _alike(group) and sum(1 for b in group if dated[b.index]) * 2 >= len(group):
+                return group
+        if not bearing:
+            return None
+        node = max(bearing, key=lambda k: counts[k])
 
 
 def dated_flags(blocks: Sequence[Block]) -> list[int]:
