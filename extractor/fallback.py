@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .blocks import Block
-from .separate import COMMENT, POST
+from .separate import BOILERPLATE, COMMENT, POST
 from .units import SIGNATURE_TOKEN_SHARE, UnitSignature, class_tokens, dated_flags, pair_tags, subtree_sums
 
 # Share of a candidate's units that must carry a date, and of pages that must show a repeated
@@ -49,7 +49,7 @@ def _dated_units(blocks: Sequence[Block], roles: Sequence[str]) -> list[tuple[Un
     still counts once the other pages voted for its kind.
     """
     text = subtree_sums(
-        [1 if b.text and role != "boilerplate" else 0 for b, role in zip(blocks, roles, strict=True)], blocks
+        [1 if b.text and role != BOILERPLATE else 0 for b, role in zip(blocks, roles, strict=True)], blocks
     )
     # comments follow the post, in a list of their own: units come after the post's first text
     # (its title, usually), and their list does not hold that first text

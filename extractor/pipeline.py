@@ -30,7 +30,7 @@ from .identifiers import (
 from .matching import Vector, group_vectors, near_duplicate_clusters, unique_blocks
 from .options import DEFAULT, Options
 from .records import CommentRecord, split_comments
-from .robust import drop_link_blocks, linked_title, post_gaps, robust_post_identifiers, title_echoes
+from .robust import drop_link_blocks, page_rules, robust_post_identifiers
 from .separate import BOILERPLATE, COMMENT, POST, post_identifiers_every_page, reextract, separate_roles
 
 # Pages larger than this are cut before parsing (a 50 MB page is an error page or an attack).
@@ -269,13 +269,7 @@ def classify(
         roles, note, fallback = _no_comment_free_page(blocks, roles, idents, options, known_comment_ids)
         if note:
             warnings.append(note)
-    if options.linked_titles:
-        roles = [linked_title(bl, r, u) for bl, r, u in zip(blocks, roles, unique, strict=True)]
-    if options.post_gaps:
-        density = options.max_link_density if options.max_link_density is not None else 1.0
-        roles = [post_gaps(bl, r, ids, density) for bl, r, ids in zip(blocks, roles, idents, strict=True)]
-    if options.title_echoes:
-        roles = [title_echoes(bl, r) for bl, r in zip(blocks, roles, strict=True)]
+    roles = [page_rules(bl, r, ids, u, options) for bl, r, ids, u in zip(blocks, roles, idents, unique, strict=True)]
     return SiteRoles(roles, idents, content, unique, eligible, post_ids, metadata_ids, warnings, main_id, fallback)
 
 

@@ -24,12 +24,12 @@ from dataclasses import asdict, dataclass, field
 
 from .blocks import Block
 from .fallback import Fallback, dated_comment_region
-from .identifiers import assign_identifiers, identifier_counts, page_candidates
+from .identifiers import assign_identifiers, once_identifiers, page_candidates
 from .matching import FingerprintIndex, Vector
 from .options import DEFAULT, Options
 from .pipeline import Page, PageExtraction, ParsedPage, classify, collector_paused, page_output, read_page
 from .records import CommentLayout, CommentRecord, learn_layout, single_unit_records, split_comments
-from .robust import METADATA_MAX_CHARS, drop_link_blocks, linked_title, post_gaps, title_echoes
+from .robust import METADATA_MAX_CHARS, drop_link_blocks, page_rules
 from .separate import BOILERPLATE, COMMENT, POST
 from .units import UnitSignature
 
@@ -99,7 +99,7 @@ class SiteProfile:
         if self.options.max_link_density is not None:
             content = drop_link_blocks([parsed.blocks], content, self.options.max_link_density)
         cands = page_candidates(parsed.blocks, self.options.class_mode)
-        once = {c for c, n in identifier_counts(parsed.blocks, self.options.class_mode, cands).items() if n == 1}
+        once = once_identifiers(parsed.blocks, self.options.class_mode, cands)
         idents = assign_identifiers(parsed.blocks, self.eligible & once, self.options.class_mode, cands)
         if self.main_id is not None:  # links in the post body stay (as in set extraction)
             content = [[c or (u and i == self.main_id) for c, u, i in zip(content[0], unique, idents, strict=True)]]
@@ -114,14 +114,7 @@ class SiteProfile:
             dated = dated_comment_region([parsed.blocks], [roles])
             if dated is not None:
                 roles = dated[0][0]
-        if self.options.linked_titles:
-            roles = linked_title(parsed.blocks, roles, unique)
-        if self.options.post_gaps:
-            density = self.options.max_link_density if self.options.max_link_density is not None else 1.0
-            roles = post_gaps(parsed.blocks, roles, idents, density)
-        if self.options.title_echoes:
-            roles = title_echoes(parsed.blocks, roles)
-        return roles, idents, match
+        return page_rules(parsed.blocks, roles, idents, unique, self.options), idents, match
 
     def _new_identifiers(self, blocks: Sequence[Block], idents: Sequence[str], roles: list[str]) -> list[str]:
         """D6 on one page: content under an identifier that carried none in the set is post when it

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from .blocks import HEADINGS, Block
 from .dates import parse_date
+from .options import Options
 from .separate import BOILERPLATE, POST, post_identifiers_every_page
 
 # D6 thresholds (see docs/algorithm.md): an identifier on at least this share of pages is a
@@ -275,3 +276,17 @@ def title_echoes(blocks: Sequence[Block], roles: list[str]) -> list[str]:
             out = out if out is not None else list(roles)
             out[b.index] = BOILERPLATE
     return out if out is not None else roles
+
+
+def page_rules(
+    blocks: Sequence[Block], roles: list[str], idents: Sequence[str], unique: Sequence[bool], options: Options
+) -> list[str]:
+    """D10, D11 and D13 on one page's roles, as the options ask (set and profile extraction alike)."""
+    if options.linked_titles:
+        roles = linked_title(blocks, roles, unique)
+    if options.post_gaps:
+        density = options.max_link_density if options.max_link_density is not None else 1.0
+        roles = post_gaps(blocks, roles, idents, density)
+    if options.title_echoes:
+        roles = title_echoes(blocks, roles)
+    return roles

@@ -89,14 +89,8 @@ def unit_groups(blocks: Sequence[Block], roles: Sequence[str], dated_only: bool 
     dated: list[int] | None = subtree_sums(dated_flags(blocks), blocks) if dated_only else None
     while True:
         path.append(node)
-        bearing = [k for k in kids[node] if counts[k]]
-        by_tag: dict[str, list[Block]] = {}
-        for k in bearing:
-            by_tag.setdefault(blocks[k].tag, []).append(blocks[k])
-        repeated = [g for g in by_tag.values() if len(g) >= 2]
-        alike = [g for g in repeated if _alike(g)]
-        if dated is not None:
-            alike = [g for g in alike if sum(1 for b in g if dated[b.index]) * 2 >= len(g)]
+        bearing, repeated = _repeated(node, kids, counts, blocks)
+        alike = [g for g in repeated if _alike(g) and (dated is None or _mostly_dated(g, dated))]
         if alike:
             best = max(alike, key=lambda g: sum(counts[b.index] for b in g))
             if dated_only and dated is not None:
@@ -125,16 +119,28 @@ def _dated_group_below(
 ) -> list[Block] | None:
     """The first repeated, alike, mostly dated group of comment-bearing siblings below ``node``."""
     while True:
-        bearing = [k for k in kids[node] if counts[k]]
-        by_tag: dict[str, list[Block]] = {}
-        for k in bearing:
-            by_tag.setdefault(blocks[k].tag, []).append(blocks[k])
-        for group in by_tag.values():
-            if len(group) >= 2 and _alike(group) and sum(1 for b in group if dated[b.index]) * 2 >= len(group):
+        bearing, repeated = _repeated(node, kids, counts, blocks)
+        for group in repeated:
+            if _alike(group) and _mostly_dated(group, dated):
                 return group
         if not bearing:
             return None
         node = max(bearing, key=lambda k: counts[k])
+
+
+def _repeated(
+    node: int, kids: Sequence[Sequence[int]], counts: Sequence[int], blocks: Sequence[Block]
+) -> tuple[list[int], list[list[Block]]]:
+    """The comment-bearing children of ``node``, and those of them that share a tag, grouped."""
+    bearing = [k for k in kids[node] if counts[k]]
+    by_tag: dict[str, list[Block]] = {}
+    for k in bearing:
+        by_tag.setdefault(blocks[k].tag, []).append(blocks[k])
+    return bearing, [g for g in by_tag.values() if len(g) >= 2]
+
+
+def _mostly_dated(group: Sequence[Block], dated: Sequence[int]) -> bool:
+    return sum(1 for b in group if dated[b.index]) * 2 >= len(group)
 
 
 def dated_flags(blocks: Sequence[Block]) -> list[int]:
