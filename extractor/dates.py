@@ -17,39 +17,60 @@ import re
 from datetime import UTC, datetime
 from functools import lru_cache
 
-_MONTHS = {
-    m: i + 1
-    for i, names in enumerate(
-        [
-            ("january", "jan"),
-            ("february", "feb"),
-            ("march", "mar"),
-            ("april", "apr"),
-            ("may",),
-            ("june", "jun"),
-            ("july", "jul"),
-            ("august", "aug"),
-            ("september", "sep", "sept"),
-            ("october", "oct"),
-            ("november", "nov"),
-            ("december", "dec"),
-        ]
-    )
-    for m in names
-}
-# The half of the day comes after the time ("4:44 pm") or, in Japanese, before it ("午後4時44分").
-_TIME = r"(?:\D{0,6}?(午前|午後)?\s*(\d{1,2})[:時](\d{2})(?:[:分](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|午前|午後)?)?"
+# Month names of the languages blogs are most often written in, with their usual abbreviations
+# (English, German, French, Spanish, Portuguese, Italian, Dutch, Russian nominative and genitive).
+# A name only counts between a day and a year, so words like "mar" or "mai" are safe here.
+_MONTH_NAMES: tuple[str, ...] = (
+    "january jan januar jänner janvier janv enero ene janeiro gennaio gen januari январь января янв",
+    "february feb februar février fevrier févr fevr febrero fevereiro fev febbraio februari февраль февраля фев",
+    "march mar märz mär maerz mars marzo março marco maart maa март марта",
+    "april apr avril avr abril abr aprile апрель апреля апр",
+    "may mai mayo maio maggio mag mei май мая",
+    "june jun juni juin junio junho giugno giu июнь июня июн",
+    "july jul juli juillet juil julio julho luglio lug июль июля июл",
+    "august aug août aout agosto ago augustus август августа авг",
+    "september sep sept septembre septiembre setembro set settembre сентябрь сентября сен сент",
+    "october oct oktober okt octobre octubre outubro out ottobre ott октябрь октября окт",
+    "november nov novembre noviembre novembro ноябрь ноября ноя",
+    "december dec dezember dez décembre decembre déc diciembre dic dezembro dicembre декабрь декабря дек",
+)
+_MONTHS = {name: i + 1 for i, names in enumerate(_MONTH_NAMES) for name in names.split()}
+# The half of the day: after the time ("4:44 pm") or, in Japanese, Chinese and Korean, before it
+# ("午後4時44分", "下午4:44", "오후 4:44").
+_HALVES = "午前|午後|上午|下午|오전|오후"
+_PM = ("p", "午後", "下午", "오후")
+_AM = ("a", "午前", "上午", "오전")
+# Between the date and the time: " at ", " um ", " à ", " a las ", " às ", " alle ", " г. в ".
+_TIME = (
+    r"(?:\D{0,8}?(" + _HALVES + r")?\s*(\d{1,2})\s*(?::|時|시|\s?h\s?)\s*(\d{2})(?:[:分](\d{2}))?"
+    r"\s*(am|pm|a\.m\.|p\.m\.|" + _HALVES + r")?)?"
+)
 _DIGIT = re.compile(r"\d")
-# Month names, longest first so that "June" is not read as "Jun" + "e".
-_MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + ")(?![a-z])"
+# Month names, longest first so that "June" is not read as "Jun" + "e"; a whole word, or a
+# capitalised name glued to the word before it (inline elements join without a space: "Post
+# authorApril 14, 2025"), but not the end of a word ("Sunset 14, 2012").
+_MONTH = (
+    r"(?:(?<![^\W\d_])|(?-i:(?<=[a-z])(?=[A-Z])))("
+    + "|".join(sorted(_MONTHS, key=len, reverse=True))
+    + r")(?![^\W\d_])"
+)
 _PATTERNS: list[tuple[re.Pattern[str], str]] = [
-    # 2026-11-11 06:54, 2026/11/11 6:54, 2026.11.11, 2026年11月11日 6:54
-    (re.compile(r"(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?" + _TIME, re.I), "ymd"),
-    # November 11, 2026 at 6:54 am (a month name glued to the text before it, too: inline
-    # elements join without a space, "Post authorApril 14, 2025")
+    # 2026-11-11 06:54, 2026/11/11 6:54, 2026.11.11, 2026年11月11日 6:54, 2026년 11월 11일 오후 6:54
+    (re.compile(r"(\d{4})\s*[-/.年년]\s*(\d{1,2})\s*[-/.月월]\s*(\d{1,2})(?!\d)\s*[日일]?" + _TIME, re.I), "ymd"),
+    # November 11, 2026 at 6:54 am
     (re.compile(_MONTH + r"\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})" + _TIME, re.I), "mdy"),
-    # 11 November 2026 6:54
-    (re.compile(r"(\d{1,2})(?:st|nd|rd|th|\.)?\s+" + _MONTH + r"\.?,?\s+(\d{4})" + _TIME, re.I), "dmy"),
+    # 11 November 2026 6:54, 11. März 2026, 11 de noviembre de 2026, 11 ноября 2026 г.
+    (
+        re.compile(
+            r"(\d{1,2})(?:st|nd|rd|th|er|\.|º)?\s+(?:de\s+)?" + _MONTH + r"\.?,?\s+(?:de\s+)?(\d{4})" + _TIME, re.I
+        ),
+        "dmy",
+    ),
+    # 11.11.2026 18:54 (day first, as dotted dates are written in Europe)
+    (re.compile(r"(?<![\d.])(\d{1,2})\.\s?(\d{1,2})\.\s?(\d{4})(?!\d)" + _TIME), "d.m.y"),
+    # 11/3/2026 4:20 PM (month first, as Blogger prints it in English, unless the first number
+    # cannot be a month)
+    (re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)" + _TIME, re.I), "m/d/y"),
 ]
 
 
@@ -88,24 +109,26 @@ def _date_match(text: str) -> tuple[str, int] | None:
         if not m:
             continue
         g = m.groups()
-        if order == "ymd":
-            year, month, day = int(g[0]), int(g[1]), int(g[2])
-        elif order == "mdy":
-            month_n = _MONTHS.get(g[0].lower())
-            if month_n is None:
-                continue
-            year, month, day = int(g[2]), month_n, int(g[1])
+        if order in ("ymd", "d.m.y", "m/d/y"):
+            a, b, c = int(g[0]), int(g[1]), int(g[2])
+            if order == "ymd":
+                year, month, day = a, b, c
+            elif order == "d.m.y" or a > 12:
+                year, month, day = c, b, a
+            else:
+                year, month, day = c, a, b
         else:
-            month_n = _MONTHS.get(g[1].lower())
+            name, day_text = (g[0], g[1]) if order == "mdy" else (g[1], g[0])
+            month_n = _MONTHS.get(name.lower())
             if month_n is None:
                 continue
-            year, month, day = int(g[2]), month_n, int(g[0])
+            year, month, day = int(g[2]), month_n, int(day_text)
         before, hour, minute, second, after = g[3], g[4], g[5], g[6], g[7]
-        half = after or before
+        half = (after or before or "").lower()
         h = int(hour) if hour else 0
-        if half and half.lower().startswith(("p", "午後")) and h < 12:
+        if half.startswith(_PM) and h < 12:
             h += 12
-        elif half and half.lower().startswith(("a", "午前")) and h == 12:
+        elif half.startswith(_AM) and h == 12:
             h = 0
         try:
             dt = datetime(year, month, day, h, int(minute) if minute else 0, int(second) if second else 0)

@@ -167,28 +167,38 @@ def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequ
         n_filled = sum(1 for v in values if v)
         if slot not in kinds.date and slot not in kinds.chrome and n_filled and commented[slot] * 2 >= n_filled:
             kinds.text.add(slot)
-    if candidates:
-        kinds.author = min(candidates, key=lambda s: sorted(first_pos[s])[len(first_pos[s]) // 2])
-        names = [v for v in texts[kinds.author] if v]
+
+    def median_pos(slot: tuple[str, ...]) -> int:
+        return sorted(first_pos[slot])[len(first_pos[slot]) // 2]
+
+    author = min(candidates, key=median_pos) if candidates else None
+    # names printed in the date line win over a short slot that comes after it ("Ann\nPosted:
+    # 11/6/2012" above the text, a "Vote" button below): the author line comes first
+    date_pos = min((median_pos(slot) for slot in kinds.date), default=None)
+    names_first = author is None or (date_pos is not None and date_pos < median_pos(author))
+    if names_first and _names_before_dates(kinds, [v for slot in kinds.date for v in texts[slot]], n_units):
+        return kinds
+    if author is not None:
+        kinds.author = author
+        names = [v for v in texts[author] if v]
         kinds.author_prefix, kinds.author_suffix = _shared_affixes(names)
-        kinds.text.discard(kinds.author)
-    else:
-        _names_before_dates(kinds, [v for slot in kinds.date for v in texts[slot]], n_units)
+        kinds.text.discard(author)
     return kinds
 
 
-def _names_before_dates(kinds: SlotKinds, values: Sequence[str], n_units: int) -> None:
-    """Without an author slot: names printed before the date in the date line, when most units
-    have a short text there and it varies (a constant one is a label such as "Posted on")."""
+def _names_before_dates(kinds: SlotKinds, values: Sequence[str], n_units: int) -> bool:
+    """Names printed before the date in the date line, when most units have a short text there
+    and it varies (a constant one is a label such as "Posted on"); True when found."""
     names = [_before_date(v) for v in values]
     names = [n for n in names if n]
     # a lone comment (one unit) cannot show its name varying
     if len(names) * 2 < n_units or len(set(names)) < min(2, n_units):
-        return
+        return False
     if sorted(map(len, names))[len(names) // 2] > SHORT_SLOT_CHARS:
-        return
+        return False
     kinds.author_before_date = True
     kinds.author_prefix, kinds.author_suffix = _shared_affixes(names)
+    return True
 
 
 def _before_date(text: str) -> str:

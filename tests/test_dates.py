@@ -21,13 +21,30 @@ from extractor.dates import date_match, parse_date
         ("2026-11-11T06:54:09+09:00", "2026-11-10T21:54:09Z"),
         # inline elements join without a space: the month name is glued to the word before it
         ("Owen Clarke Post authorApril 14, 2025 at 2:34 pm", "2025-04-14T14:34:00"),
+        # other languages: month names, day-first orders, connectives, the half of the day first
+        ("3. März 2012 um 16:20", "2012-03-03T16:20:00"),
+        ("1er mars 2012 à 16 h 20 min", "2012-03-01T16:20:00"),
+        ("3 de marzo de 2012 a las 16:20", "2012-03-03T16:20:00"),
+        ("3 de março de 2012 às 16:20", "2012-03-03T16:20:00"),
+        ("3 marzo 2012 alle 16:20", "2012-03-03T16:20:00"),
+        ("3 maart 2012 om 16:20", "2012-03-03T16:20:00"),
+        ("3 марта 2012 г. в 16:20", "2012-03-03T16:20:00"),
+        ("2012년 3월 3일 오후 4:20", "2012-03-03T16:20:00"),
+        ("2012年3月3日 下午4:20", "2012-03-03T16:20:00"),
+        # numeric dates: dotted day first; slashed month first (Blogger) unless the day shows
+        ("03.03.2012 16:20", "2012-03-03T16:20:00"),
+        ("3/04/2012 4:20 PM", "2012-03-04T16:20:00"),
+        ("13/04/2012 16:20", "2012-04-13T16:20:00"),
     ],
 )
 def test_printed_dates(text: str, iso: str) -> None:
     assert parse_date(text) == iso
 
 
-@pytest.mark.parametrize("text", ["Mayor 12, 2020 votes", "3 comments", "Reply", "", "Chapter 11 of 2026"])
+@pytest.mark.parametrize(
+    "text",
+    ["Mayor 12, 2020 votes", "3 comments", "Reply", "", "Chapter 11 of 2026", "Sunset 14, 2012", "192.168.1.1"],
+)
 def test_not_dates(text: str) -> None:
     assert parse_date(text) is None
 

@@ -33,9 +33,7 @@ NS = {
 }
 
 
-def fetch(
-    url: str, headers: dict[str, str] | None = None, timeout: float = 10
-) -> tuple[int, dict[str, str], bytes]:
+def fetch(url: str, headers: dict[str, str] | None = None, timeout: float = 10) -> tuple[int, dict[str, str], bytes]:
     """GET without raising on 3xx/4xx/5xx; header names are lower-cased."""
     req = urllib.request.Request(url, headers=headers or {})
     try:
@@ -179,13 +177,9 @@ def test_article_markup_and_threaded_comments(farm: BlogFarm) -> None:
     tree = etree.HTML(fetch(article.url)[2])
     post = tree.xpath(f'//article[@id="post-{article.id}"]')[0]
     assert "post" in post.get("class").split()
-    assert len(tree.xpath('//ol[@class="comment-list"]//li[contains(@class, "comment")]')) == len(
-        article.comments
-    )
+    assert len(tree.xpath('//ol[@class="comment-list"]//li[contains(@class, "comment")]')) == len(article.comments)
     reply = next(c for c in article.comments if c.parent)
-    nested = tree.xpath(
-        f'//li[@id="comment-{reply.parent}"]/ol[@class="children"]/li[@id="comment-{reply.id}"]'
-    )
+    nested = tree.xpath(f'//li[@id="comment-{reply.parent}"]/ol[@class="children"]/li[@id="comment-{reply.id}"]')
     assert len(nested) == 1
     assert tree.xpath('//header[@id="masthead"]') and tree.xpath('//aside[contains(@class, "widget-area")]')
     assert tree.xpath('//footer[@id="colophon"]') and tree.xpath('//nav[@id="site-navigation"]')
@@ -200,9 +194,7 @@ def test_generated_text_is_deterministic_and_varied(farm: BlogFarm, corpus_root:
     assert bodies != [a.body_text for a in other.articles]
     with BlogFarm(corpus_root=corpus_root, clock=Clock(T0)) as second:
         again = second.add_generated_blog("one", articles=10, start=T0, seed=3)
-        assert [(a.path, a.body_text) for a in again.articles] == [
-            (a.path, a.body_text) for a in one.articles
-        ]
+        assert [(a.path, a.body_text) for a in again.articles] == [(a.path, a.body_text) for a in one.articles]
         texts = [c.text for a in again.articles for c in a.comments]
         assert texts == [c.text for a in one.articles for c in a.comments]
         reseeded = second.add_generated_blog("one-b", articles=10, start=T0, seed=4)
@@ -227,9 +219,7 @@ def test_atom_variant_and_big_blog(farm: BlogFarm) -> None:
     assert fetch(big.articles[-1].url)[0] == 200
 
 
-@pytest.mark.parametrize(
-    ("encoding", "label"), [("shift_jis", "Shift_JIS"), ("euc-jp", "EUC-JP"), ("utf-8", "UTF-8")]
-)
+@pytest.mark.parametrize(("encoding", "label"), [("shift_jis", "Shift_JIS"), ("euc-jp", "EUC-JP"), ("utf-8", "UTF-8")])
 def test_japanese_blog_encodings(farm: BlogFarm, encoding: str, label: str) -> None:
     site = blog(farm, lang="ja", encoding=encoding, comments_per_article=(2, 2), comment_delays=(60, 60))
     farm.clock.advance(60)
@@ -255,9 +245,7 @@ def test_request_log_records_times_and_headers(farm: BlogFarm) -> None:
     site = blog(farm)
     corpus = farm.serve_corpus_site("tt21")
     before = time.time()
-    fetch(
-        site.feed_url, {"User-Agent": "farm-test/1", "If-None-Match": '"x"', "If-Modified-Since": "yesterday"}
-    )
+    fetch(site.feed_url, {"User-Agent": "farm-test/1", "If-None-Match": '"x"', "If-Modified-Since": "yesterday"})
     fetch(site.url("/missing/"))
     fetch(corpus.feed_url)
     feed_req, missing, corpus_req = farm.requests

@@ -99,6 +99,30 @@ def test_a_name_before_the_date_on_one_line_is_the_author() -> None:
     assert [r.date for r in records] == [f"2026-08-0{k + 1}T00:00:00" for k in range(4)]
 
 
+def _vote_page(i: int, n_comments: int) -> Page:
+    # a news site's comments: the name and a numeric date in one header block above the text, and a
+    # vote widget below it whose label varies ("Vote", "+1")
+    body = " ".join(WORDS[(i * 3 + k) % len(WORDS)] for k in range(20))
+    units = "".join(
+        f"""<div class="comment-item"><div class="comment-head"><b>{NAMES[(i + k) % len(NAMES)]}</b><br>
+Posted: 11/{k + 6}/2012 7:2{k}am PST</div>
+<div class="comment-text"><p>{" ".join(WORDS[(i + k * 3 + j) % len(WORDS)] for j in range(8))} {i}-{k}.</p></div>
+<div class="comment-votes">{"+1" if (i + k) % 3 == 0 else "Vote"}</div></div>"""
+        for k in range(n_comments)
+    )
+    html = f"""<html><body><div id="nav"><a href="/">Home</a></div>
+<article class="post"><h1>Post {i}: {WORDS[i]}</h1><div class="entry"><p>{body} {i}.</p></div></article>
+<div id="comments">{units}</div><div id="footer">Footer text</div></body></html>"""
+    return Page(None, html.encode())
+
+
+def test_names_in_the_date_line_win_over_a_short_slot_below_the_text() -> None:
+    out = extract_site([_vote_page(0, 0), _vote_page(1, 3), _vote_page(2, 0), _vote_page(3, 4), _vote_page(4, 2)])
+    records = out[3].comment_records
+    assert [r.author for r in records] == [NAMES[(3 + k) % len(NAMES)] for k in range(4)]
+    assert [r.date for r in records] == [f"2012-11-{k + 6:02d}T07:2{k}:00" for k in range(4)]
+
+
 def _thread_page(i: int, with_comments: bool) -> Page:
     # one comment and its reply nested in it (twentytwenty's div style): no sibling repeats,
     # and unlike divs (title, form) beside the list
