@@ -227,10 +227,15 @@ def _shared_affixes(names: Sequence[str]) -> tuple[str, str]:
     suffix = raw[cut:] if cut >= 0 else ""
     # a colon ends a label, never a name: two names suffice then
     glued_names = 2 if raw.endswith((":", "：")) else GLUED_SUFFIX_NAMES
-    if not suffix and len(distinct) >= glued_names and raw and not raw[-1].isalnum() and raw.strip():
+    if cut > 0:
+        # a label with a space of its own glued to the name ("Chloedit :", "Pete님의 말:"): the shared
+        # ending before the space is a name ending too often ("Jackson says:", "Wilson says:"), so
+        # many names must share it
+        glued_names = GLUED_SUFFIX_NAMES
+    if cut != 0 and len(distinct) >= glued_names and raw and not raw[-1].isalnum() and raw.strip():
         # "says:" printed with no space after the name ("Hannah Beckersays:"): many distinct names
         # sharing a suffix that ends in punctuation share a label, not a name ending
-        suffix = raw if len(raw) < min(map(len, distinct)) else ""
+        suffix = raw if len(raw) < min(map(len, distinct)) else suffix
     return prefix, suffix
 
 

@@ -66,6 +66,11 @@ def test_glued_suffix_needs_many_names_and_punctuation() -> None:
     assert _shared_affixes(["Hannah Beckersays:", "Tomsays:"]) == ("", "says:")
     assert _shared_affixes(["Jackson.", "Wilson."]) == ("", "")
     assert _shared_affixes([f"{n} says:" for n in NAMES[:2]]) == ("", " says:")
+    # a label with a space of its own, glued to the name (French "dit :", Korean "님의 말:")
+    assert _shared_affixes([f"{n}dit :" for n in NAMES]) == ("", "dit :")
+    assert _shared_affixes([f"{n}님의 말:" for n in NAMES]) == ("", "님의 말:")
+    # ... but a name ending two names share stays with the names
+    assert _shared_affixes(["Jackson says:", "Wilson says:"]) == ("", " says:")
 
 
 def test_alignment_prefers_the_closest_record_over_one_quoting_it() -> None:

@@ -16,6 +16,7 @@ import pytest
 from extractor import Page, extract_site, learn_profile
 from extractor.scoring import Counts, RecordCounts, score_page, score_records
 from tests.themes import THEMES, build_corpus
+from tests.themes.localize import LANGUAGES, localize_site
 
 # Known shortfalls, each with its reason: twentytwelve prints an inline "Post author" badge after the
 # post author's name in their own comments ("Owen Clarke Post author"); block text alone cannot tell
@@ -39,16 +40,20 @@ def theme_roots(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Path]:
     return roots
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("theme", THEMES)
-def test_theme_meets_the_wordpress_targets(theme_roots: dict[int, Path], theme: str, seed: int) -> None:
-    folder = theme_roots[seed] / "wordpress" / theme
+def _set_counts(folder: Path) -> tuple[Counts, RecordCounts]:
     truth = [json.loads(line) for line in (folder / "truth.jsonl").read_text("utf-8").splitlines()]
     out = extract_site([Page(t["url"], (folder / t["file"]).read_bytes()) for t in truth])
     counts, records = Counts(), RecordCounts()
     for t, x in zip(truth, out, strict=True):
         counts.add(score_page(t, x.as_json(), split=True))
         records.add(score_records(t, [r.as_json() for r in x.comment_records]))
+    return counts, records
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("theme", THEMES)
+def test_theme_meets_the_wordpress_targets(theme_roots: dict[int, Path], theme: str, seed: int) -> None:
+    counts, records = _set_counts(theme_roots[seed] / "wordpress" / theme)
     post_f1 = counts.post_prf()[2]
     comment_f1 = counts.comment_prf()[2]
     assert post_f1 >= 0.93, f"post F1 {post_f1:.3f}"
@@ -76,3 +81,23 @@ def test_theme_refetch_with_a_profile_learned_before_comments(theme_roots: dict[
     assert comment_f1 is not None and comment_f1 >= 0.9, f"comment F1 {comment_f1}"
     share = REFETCH_AUTHOR_SHARE.get(theme, 0.8)
     assert records.authors_exact >= share * records.authors, f"authors {records.authors_exact}/{records.authors}"
+
+
+# Themes that print comment dates as text only (no <time datetime>), one that glues the "says:" label to
+# the name (twentytwenty), and one that prints name and date on one line (OceanWP).
+LOCALIZED_THEMES = ("classic-xhtml", "twentyten", "twentytwenty", "oceanwp", "astra-like")
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_themes_in_other_languages(tmp_path: Path, lang: str) -> None:
+    # dates and labels as WordPress prints them in other languages: comment separation, authors and
+    # dates must hold as in English
+    for folder in build_corpus(tmp_path, seed=SEEDS[0], pages=12, themes=LOCALIZED_THEMES):
+        localize_site(folder, lang)
+        counts, records = _set_counts(folder)
+        comment_f1 = counts.comment_prf()[2]
+        assert comment_f1 is not None and comment_f1 >= 0.95, f"{folder.name}: comment F1 {comment_f1}"
+        assert records.authors_exact >= 0.95 * records.authors, (
+            f"{folder.name}: authors {records.authors_exact}/{records.authors}"
+        )
+        assert records.dates_ok >= 0.9 * records.dates, f"{folder.name}: dates {records.dates_ok}/{records.dates}"
