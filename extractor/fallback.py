@@ -5,13 +5,15 @@
     [['post', 'comment']]
 
 The 2013 method takes every identifier that carries content on every page as the post, so when
-every page of a set has comments (common in archived page sets) the comments become post. Two
-pieces of evidence that do not need a comment-free page:
+every page of a set has comments (common in archived page sets) the comments become post. Three
+pieces of evidence that do not need a comment-free page, tried in this order:
 
-1. **Identifiers learned on other sites** (the paper's §4.7 proposal): an identifier that held
+1. **The site's comment feeds**: an identifier whose post text is mostly the words of the
+   comments the article's feed (``wfw:commentRss``) lists holds the comments.
+2. **Identifiers learned on other sites** (the paper's §4.7 proposal): an identifier that held
    only comments on sites where separation worked (``#comments``, ``.commentlist``) marks the
    comment region here too.
-2. **Repeated dated units**: after the main text, a run of sibling blocks with the same tag and
+3. **Repeated dated units**: after the main text, a run of sibling blocks with the same tag and
    class, each carrying a date (a ``<time datetime>`` or a printed date) and text, on most pages of
    the set. Lists in a post rarely date every item; comment lists do.
 """
@@ -23,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .blocks import Block
+from .scoring import tokenize
 from .separate import BOILERPLATE, COMMENT, POST
 from .units import SIGNATURE_TOKEN_SHARE, UnitSignature, class_tokens, dated_flags, pair_tags, subtree_sums
 
@@ -30,6 +33,11 @@ from .units import SIGNATURE_TOKEN_SHARE, UnitSignature, class_tokens, dated_fla
 # dated list of one kind (pages with a single comment cannot show repetition, so this is low).
 DATED_SHARE = 0.6
 VOTE_SHARE = 0.25
+# A post block is in the feed when this share of its tokens occur in its page's feed comments; an
+# identifier holds the comments when this share of its post tokens (and this many) are in the feed.
+FEED_BLOCK_SHARE = 0.8
+FEED_IDENTIFIER_SHARE = 0.6
+FEED_MIN_TOKENS = 20
 
 
 def known_comment_region(
@@ -40,6 +48,41 @@ def known_comment_region(
         [COMMENT if role == POST and ident in known else role for ident, role in zip(ids, page, strict=True)]
         for ids, page in zip(idents, roles, strict=True)
     ]
+
+
+def feed_comment_ids(
+    pages: Sequence[Sequence[Block]],
+    roles: Sequence[Sequence[str]],
+    idents: Sequence[Sequence[str]],
+    comment_texts: Sequence[Sequence[str]],
+) -> frozenset[str]:
+    """Identifiers whose post text is mostly the comments the pages' comment feeds list.
+
+    ``comment_texts`` holds, per page, the texts of its feed's comments (empty where no feed was
+    read; a feed lists only the newest comments, so a share of the identifier's text suffices).
+    """
+    in_feed: Counter[str] = Counter()
+    total: Counter[str] = Counter()
+    for blocks, page_roles, ids, texts in zip(pages, roles, idents, comment_texts, strict=True):
+        if not texts:
+            continue
+        bag = set(tokenize("\n".join(texts)))
+        for b in blocks:
+            if page_roles[b.index] != POST or not b.text:
+                continue
+            tokens = tokenize(b.text)
+            total[ids[b.index]] += len(tokens)
+            if tokens and sum(1 for t in tokens if t in bag) >= FEED_BLOCK_SHARE * len(tokens):
+                in_feed[ids[b.index]] += len(tokens)
+    return frozenset(
+        ident for ident, n in in_feed.items() if n >= FEED_MIN_TOKENS and n >= FEED_IDENTIFIER_SHARE * total[ident]
+    )
+
+
+def keeps_the_post(roles: Sequence[Sequence[str]], marked: Sequence[Sequence[str]]) -> bool:
+    """Whether every page that had post blocks still has some after ``marked`` (comments never
+    replace a whole article: an identifier holding the post on this site is not the comments')."""
+    return all(POST in after for before, after in zip(roles, marked, strict=True) if POST in before)
 
 
 def _dated_units(blocks: Sequence[Block], roles: Sequence[str]) -> list[tuple[UnitSignature, list[int]]]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from .blocks import Block, parse_blocks
 from .decode import decode_html
-from .fallback import Fallback, dated_comment_region, known_comment_region
+from .fallback import Fallback, dated_comment_region, feed_comment_ids, keeps_the_post, known_comment_region
 from .features import block_vectors
 from .identifiers import (
     DEFAULT_IDENTIFIER,
@@ -39,11 +39,16 @@ MAX_PAGE_BYTES = 16 * 1024 * 1024
 
 @dataclass(frozen=True, slots=True)
 class Page:
-    """One fetched page: URL (or None), raw bytes and optional HTTP headers."""
+    """One fetched page: URL (or None), raw bytes and optional HTTP headers.
+
+    ``feed_comments``: texts of the comments the article's comment feed lists, where it was read;
+    evidence for a set in which no page is comment-free (fallback.py).
+    """
 
     url: str | None
     body: bytes
     headers: Mapping[str, object] | None = None
+    feed_comments: Sequence[str] = ()
 
 
 @dataclass(slots=True)
@@ -99,6 +104,7 @@ class ParsedPage:
     encoding: str | None = None
     error: str | None = None
     warnings: list[str] = field(default_factory=list)
+    feed_comments: Sequence[str] = ()
 
 
 def read_page(page: Page, options: Options = DEFAULT, cache: dict[object, Vector] | None = None) -> ParsedPage:
@@ -117,7 +123,7 @@ def read_page(page: Page, options: Options = DEFAULT, cache: dict[object, Vector
     if not blocks:
         return ParsedPage(page.url, [], [], decoded.encoding, error="no parseable HTML")
     vectors = block_vectors(blocks, options, {} if cache is None else cache)
-    return ParsedPage(page.url, blocks, vectors, decoded.encoding, warnings=warnings)
+    return ParsedPage(page.url, blocks, vectors, decoded.encoding, warnings=warnings, feed_comments=page.feed_comments)
 
 
 def _looks_binary(text: str) -> bool:
@@ -137,7 +143,7 @@ def extract_site(
     """Extract posts and comments from one site's set of pages (both papers, in order).
 
     ``known_comment_ids``: identifiers that held comments on other sites (2013 §4.7), used only
-    when this set shows no comment-free page (fallback.py).
+    when this set shows no comment-free page (fallback.py), after the pages' ``feed_comments``.
     """
     with collector_paused():
         return _extract_site(pages, options, known_comment_ids)
@@ -266,7 +272,8 @@ def classify(
         roles[p] = [POST if role == COMMENT else role for role in roles[p]]
     fallback = None
     if len(pages) > 1:
-        roles, note, fallback = _no_comment_free_page(blocks, roles, idents, options, known_comment_ids)
+        feeds = [p.feed_comments for p in pages]
+        roles, note, fallback = _no_comment_free_page(blocks, roles, idents, options, known_comment_ids, feeds)
         if note:
             warnings.append(note)
     roles = [page_rules(bl, r, ids, u, options) for bl, r, ids, u in zip(blocks, roles, idents, unique, strict=True)]
@@ -282,16 +289,24 @@ def _no_comment_free_page(
     idents: Sequence[Sequence[str]],
     options: Options,
     known: frozenset[str],
+    comment_texts: Sequence[Sequence[str]],
 ) -> tuple[list[list[str]], str, Fallback | None]:
     """Comments taken as post because no page is comment-free: the fallbacks (fallback.py)."""
     none_found = not any(COMMENT in r for r in roles)
     if not options.comment_fallback:
         return roles, NO_COMMENTS if none_found else "", None
-    if known and none_found:
-        found = known_comment_region(idents, roles, set(known))
-        if any(COMMENT in r for r in found):
-            note = "comments found by identifiers learned on other sites (no comment-free page)"
-            return found, note, Fallback(known_ids=known)
+    # a page whose comment feed lists comments shows none: the feeds are evidence, as when none
+    # of the set's pages shows any (identifiers learned elsewhere are used only then)
+    missed = any(texts and COMMENT not in r for texts, r in zip(comment_texts, roles, strict=True))
+    feed_ids = feed_comment_ids(blocks, roles, idents, comment_texts) if missed else frozenset()
+    for ids, source in (
+        (feed_ids, "comment feeds"),
+        (known if none_found else frozenset(), "identifiers learned on other sites"),
+    ):
+        found = known_comment_region(idents, roles, set(ids)) if ids else roles
+        if found != roles and keeps_the_post(roles, found):
+            why = "no comment-free page" if none_found else "pages whose feed lists comments showed none"
+            return found, f"comments found by {source} ({why})", Fallback(known_ids=ids)
     dated = dated_comment_region(blocks, roles)
     if dated is not None and dated[0] != roles:
         note = "comments found as repeated dated units in the post (no comment-free page)"

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 
 from .blocks import Block
-from .fallback import Fallback, dated_comment_region
+from .fallback import Fallback, dated_comment_region, feed_comment_ids, keeps_the_post, known_comment_region
 from .identifiers import assign_identifiers, once_identifiers, page_candidates
 from .matching import FingerprintIndex, Vector
 from .options import DEFAULT, Options
@@ -84,6 +84,9 @@ class SiteProfile:
         elif self.options.comment_records:
             # no comment seen while learning: the page's own comment units, if it shows any
             found = split_comments([parsed.blocks], [roles], dated_only=True)
+            if found is None and parsed.feed_comments:
+                # the comment feed vouches for comments: undated units will do
+                found = split_comments([parsed.blocks], [roles])
             records = found[0] if found is not None else single_unit_records(parsed.blocks, roles)
         out = page_output(parsed, roles, idents, [], records)
         out.template_match = match
@@ -114,6 +117,13 @@ class SiteProfile:
             dated = dated_comment_region([parsed.blocks], [roles])
             if dated is not None:
                 roles = dated[0][0]
+        if parsed.feed_comments and COMMENT not in roles:
+            # the article's comment feed lists comments the page seems not to show: the identifier
+            # holding their words holds the comments (as in a set, fallback.py)
+            ids = feed_comment_ids([parsed.blocks], [roles], [idents], [parsed.feed_comments])
+            found = known_comment_region([idents], [roles], set(ids))
+            if ids and keeps_the_post([roles], found):
+                roles = found[0]
         return page_rules(parsed.blocks, roles, idents, unique, self.options), idents, match
 
     def _new_identifiers(self, blocks: Sequence[Block], idents: Sequence[str], roles: list[str]) -> list[str]:
@@ -207,15 +217,23 @@ def _role(content: bool, ident: str, profile: SiteProfile) -> str:
     return POST if ident in profile.post_ids else COMMENT
 
 
-def learn_profile(pages: Sequence[Page], options: Options = DEFAULT) -> SiteProfile:
-    """Learn a site profile from a set of the site's pages (ideally some without comments)."""
+def learn_profile(
+    pages: Sequence[Page], options: Options = DEFAULT, known_comment_ids: Iterable[str] = ()
+) -> SiteProfile:
+    """Learn a site profile from a set of the site's pages (ideally some without comments).
+
+    ``known_comment_ids`` and the pages' ``feed_comments`` are the evidence ``extract_site`` uses
+    when no page of the set is comment-free; the profile replays what they found.
+    """
     with collector_paused():
         parsed = [p for p in (read_page(page, options) for page in pages) if p.error is None]
-        return profile_from_parsed(parsed, options)
+        return profile_from_parsed(parsed, options, frozenset(known_comment_ids))
 
 
-def profile_from_parsed(parsed: Sequence[ParsedPage], options: Options) -> SiteProfile:
-    site = classify(parsed, options)
+def profile_from_parsed(
+    parsed: Sequence[ParsedPage], options: Options, known_comment_ids: frozenset[str] = frozenset()
+) -> SiteProfile:
+    site = classify(parsed, options, known_comment_ids)
     fingerprints: dict[frozenset[tuple[str, float]], dict[str, float]] = {}
     comment_ids: set[str] = set()
     for page, unique, roles, idents in zip(parsed, site.unique, site.roles, site.idents, strict=True):

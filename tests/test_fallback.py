@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from extractor import DEFAULT, Page, extract_site
+from extractor import DEFAULT, Page, extract_site, learn_profile
 from extractor.corpus import iter_corpus
 from extractor.scoring import Counts, metrics, score_page
+from pipelines.feedcheck import parse_comment_feed
 
 
 def _pages_with_comments(corpus_root: Path, site: str, n: int) -> tuple[list[dict], list[Page]]:
@@ -94,3 +96,67 @@ def test_alternating_classes_do_not_split_the_vote() -> None:
     ]
     signature, votes = _vote([page_a, page_b, page_c])
     assert signature == UnitSignature("li", frozenset({"comment"})) and votes == 3
+
+
+# Comment dates as some sites print them: not at all, or relative ("a while ago"); <time> values gone.
+_DATES = re.compile(
+    r"\sdatetime=\"[^\"]*\"|(January|February|March|April|May|June|July|August|September|October|November|December)"
+    r" \d{1,2}, \d{4}( at \d{1,2}:\d{2} ?(am|pm))?|\d{4}年\d{1,2}月\d{1,2}日( \d{1,2}:\d{2})?"
+)
+
+
+def _undated(corpus_root: Path, site: str, feeds: bool) -> tuple[list[dict], list[Page]]:
+    """A set of the site's pages with comments, their comment dates removed; with ``feeds`` each page
+    carries its comment feed's texts (the corpus's comment-feeds/<name>.xml, parsed as the crawler does)."""
+    d = corpus_root / "wordpress" / site
+    truth = [json.loads(line) for line in (d / "truth.jsonl").read_text(encoding="utf-8").splitlines()]
+    chosen = [t for t in truth if t["comments"]][:8]
+    pages = []
+    for t in chosen:
+        html = _DATES.sub(
+            lambda m: "" if m.group(0).startswith(" ") else "a while ago", (d / t["file"]).read_text("utf-8")
+        )
+        feed = d / "comment-feeds" / (Path(t["file"]).stem + ".xml")
+        texts = [e["text"] for e in parse_comment_feed(feed.read_bytes(), t["url"])] if feeds else []
+        pages.append(Page(t["url"], html.encode(), feed_comments=texts))
+    return chosen, pages
+
+
+def _comment_f1(truth: list[dict], out: list) -> float:
+    counts = Counts()
+    for t, x in zip(truth, out, strict=True):
+        counts.add(score_page(t, x.as_json(), split=True))
+    return counts.comment_prf()[2] or 0.0
+
+
+@pytest.mark.parametrize("site", ["tt16", "tt22", "cocoon"])
+def test_comment_feeds_find_undated_comments_without_a_comment_free_page(corpus_root: Path, site: str) -> None:
+    truth, bare = _undated(corpus_root, site, feeds=False)
+    assert _comment_f1(truth, extract_site(bare)) < 0.5  # no dates, no comment-free page: taken as post
+    truth, pages = _undated(corpus_root, site, feeds=True)
+    out = extract_site(pages)
+    assert any("comments found by comment feeds" in w for w in out[0].warnings)
+    assert _comment_f1(truth, out) >= 0.95
+    # the profile learned from that set replays it on later pages, which come without feeds
+    profile = learn_profile(pages[:5])
+    later = [profile.extract(Page(p.url, p.body)) for p in pages[5:]]
+    assert _comment_f1(truth[5:], later) >= 0.95
+
+
+def test_feed_identifiers_need_most_of_the_identifier_text(corpus_root: Path) -> None:
+    # a feed quoting one line of the post does not turn the post's identifier into comments
+    truth, pages = _undated(corpus_root, "tt16", feeds=False)
+    quoted = [Page(p.url, p.body, feed_comments=[t["post"].splitlines()[1]]) for p, t in zip(pages, truth, strict=True)]
+    out = extract_site(quoted)
+    assert not any("comment feeds" in w for w in out[0].warnings)
+
+
+def test_a_profile_uses_a_pages_comment_feed_when_it_finds_no_comments(corpus_root: Path) -> None:
+    # learned from undated comment pages without feeds, the profile took the comments for post; a
+    # re-fetch that comes with its comment feed shows where they are
+    _, bare = _undated(corpus_root, "tt16", feeds=False)
+    truth, pages = _undated(corpus_root, "tt16", feeds=True)
+    profile = learn_profile(bare[:5])
+    blind = [profile.extract(Page(p.url, p.body)) for p in pages[5:]]
+    assert _comment_f1(truth[5:], blind) < 0.5
+    assert _comment_f1(truth[5:], [profile.extract(p) for p in pages[5:]]) >= 0.95
