@@ -41,13 +41,32 @@ FEED_MIN_TOKENS = 20
 
 
 def known_comment_region(
-    idents: Sequence[Sequence[str]], roles: Sequence[Sequence[str]], known: set[str]
+    idents: Sequence[Sequence[str]],
+    roles: Sequence[Sequence[str]],
+    known: set[str],
+    pages: Sequence[Sequence[Block]] | None = None,
+    cands: Sequence[Sequence[tuple[str, ...]]] | None = None,
 ) -> list[list[str]]:
-    """Post blocks whose identifier held comments on other sites become comments."""
-    return [
-        [COMMENT if role == POST and ident in known else role for ident, role in zip(ids, page, strict=True)]
-        for ids, page in zip(idents, roles, strict=True)
-    ]
+    """Post blocks whose identifier held comments on other sites become comments.
+
+    With ``pages`` and their blocks' own identifiers (``cands``), so do post blocks inside an element
+    that carries such an identifier itself: the ``div#comments`` that held another site's comments
+    wraps a list with an identifier of its own here (the innermost eligible identifier differs from
+    site to site, the region's name much less).
+    """
+    out = []
+    for p, (ids, page) in enumerate(zip(idents, roles, strict=True)):
+        inside = [False] * len(page)
+        if pages is not None and cands is not None:
+            for b in pages[p]:
+                inside[b.index] = (b.parent >= 0 and inside[b.parent]) or any(c in known for c in cands[p][b.index])
+        out.append(
+            [
+                COMMENT if role == POST and (ident in known or flag) else role
+                for ident, role, flag in zip(ids, page, inside, strict=True)
+            ]
+        )
+    return out
 
 
 def feed_comment_ids(
@@ -154,10 +173,12 @@ class Fallback:
     known_ids: frozenset[str] = frozenset()  # identifiers learned on other sites
     unit: UnitSignature | None = None  # the repeated dated unit's kind
 
-    def apply(self, blocks: Sequence[Block], idents: Sequence[str], roles: list[str]) -> list[str]:
-        """The same change on one page of the site."""
+    def apply(
+        self, blocks: Sequence[Block], idents: Sequence[str], roles: list[str], cands: Sequence[tuple[str, ...]]
+    ) -> list[str]:
+        """The same change on one page of the site (``cands``: its blocks' own identifiers)."""
         if self.known_ids:
-            roles = known_comment_region([idents], [roles], set(self.known_ids))[0]
+            roles = known_comment_region([idents], [roles], set(self.known_ids), [blocks], [cands])[0]
         if self.unit is not None:
             roles = mark_units(blocks, roles, _dated_units(blocks, roles), self.unit)
         return roles

@@ -273,7 +273,7 @@ def classify(
     fallback = None
     if len(pages) > 1:
         feeds = [p.feed_comments for p in pages]
-        roles, note, fallback = _no_comment_free_page(blocks, roles, idents, options, known_comment_ids, feeds)
+        roles, note, fallback = _no_comment_free_page(blocks, cands, roles, idents, options, known_comment_ids, feeds)
         if note:
             warnings.append(note)
     roles = [page_rules(bl, r, ids, u, options) for bl, r, ids, u in zip(blocks, roles, idents, unique, strict=True)]
@@ -285,6 +285,7 @@ NO_COMMENTS = "no comments found in the set: if every page has comments they wer
 
 def _no_comment_free_page(
     blocks: Sequence[Sequence[Block]],
+    cands: Sequence[Sequence[tuple[str, ...]]],
     roles: list[list[str]],
     idents: Sequence[Sequence[str]],
     options: Options,
@@ -303,7 +304,7 @@ def _no_comment_free_page(
         (feed_ids, "comment feeds"),
         (known if none_found else frozenset(), "identifiers learned on other sites"),
     ):
-        found = known_comment_region(idents, roles, set(ids)) if ids else roles
+        found = known_comment_region(idents, roles, set(ids), blocks, cands) if ids else roles
         if found != roles and keeps_the_post(roles, found):
             why = "no comment-free page" if none_found else "pages whose feed lists comments showed none"
             return found, f"comments found by {source} ({why})", Fallback(known_ids=ids)

@@ -110,7 +110,7 @@ class SiteProfile:
         if self.options.robust_post_identifiers:
             roles = self._new_identifiers(parsed.blocks, idents, roles)
         if self.fallback is not None:
-            roles = self.fallback.apply(parsed.blocks, idents, roles)
+            roles = self.fallback.apply(parsed.blocks, idents, roles, cands)
         elif self.comments is None and self.options.comment_fallback:
             # learned from comment-free pages only (the crawler's first fetch): nothing says where
             # this site's comments go, so look for repeated dated units on the page itself (D9)
@@ -121,7 +121,7 @@ class SiteProfile:
             # the article's comment feed lists comments the page seems not to show: the identifier
             # holding their words holds the comments (as in a set, fallback.py)
             ids = feed_comment_ids([parsed.blocks], [roles], [idents], [parsed.feed_comments])
-            found = known_comment_region([idents], [roles], set(ids))
+            found = known_comment_region([idents], [roles], set(ids), [parsed.blocks], [cands])
             if ids and keeps_the_post([roles], found):
                 roles = found[0]
         return page_rules(parsed.blocks, roles, idents, unique, self.options), idents, match

@@ -14,11 +14,17 @@ was full when a run died is extracted by the next run.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from crawler.schedule import to_iso
+from crawler.schedule import from_iso, to_iso
 from pipelines.crawlstate import StoreBase
+
+# An identifier learned on other sites marks comments here when this many sites' newest profiles
+# held comments under it (and none held their post or metadata there): one site's odd container is
+# not the web's comment markup (2013 §4.7).
+KNOWN_ID_SITES = 2
 
 
 class BatchState(StoreBase):
@@ -136,6 +142,45 @@ class BatchState(StoreBase):
             [site, upto, exclude_article, limit],
         )
         return [int(r["id"]) for r in rows]
+
+    def known_comment_identifiers(self, site: str, min_sites: int = KNOWN_ID_SITES) -> frozenset[str]:
+        """Identifiers that held comments on at least `min_sites` other sites (their newest profiles)."""
+        rows = self._rows(
+            "SELECT p.profile FROM profiles p JOIN (SELECT site, MAX(version) AS v FROM profiles WHERE site != ?"
+            " GROUP BY site) m ON m.site = p.site AND m.v = p.version",
+            [site],
+        )
+        comments: Counter[str] = Counter()
+        elsewhere: set[str] = {"_default"}
+        for row in rows:
+            data = json.loads(row["profile"])
+            comments.update(set(data.get("comment_ids") or []))
+            elsewhere.update(data.get("post_ids") or [], data.get("metadata_ids") or [])
+        return frozenset(i for i, n in comments.items() if n >= min_sites and i not in elsewhere)
+
+    def feed_comment_texts(self, snapshots: Sequence[dict[str, Any]]) -> dict[int, list[str]]:
+        """snapshot id -> texts of its article's feed comments dated no later than the snapshot's fetch.
+
+        Comments written after the page was fetched cannot be on it; undated entries count.
+        """
+        articles = sorted({s["article"] for s in snapshots})
+        by_article: dict[str, list[dict[str, Any]]] = {}
+        for start in range(0, len(articles), 400):
+            chunk = articles[start : start + 400]
+            sql = f"SELECT article, date, text FROM feed_comments WHERE article IN ({self._marks(chunk)}) ORDER BY guid"
+            for row in self._rows(sql, chunk):
+                by_article.setdefault(row["article"], []).append(row)
+        out: dict[int, list[str]] = {}
+        for snap in snapshots:
+            fetched = from_iso(snap.get("fetched_at")) or float("inf")
+            texts = [
+                r["text"]
+                for r in by_article.get(snap["article"], [])
+                if r["text"] and (from_iso(r["date"]) or 0) <= fetched
+            ]
+            if texts:
+                out[int(snap["id"])] = texts
+        return out
 
     def load_snapshots(self, ids: Sequence[int]) -> list[dict[str, Any]]:
         """Snapshot rows (with the gzip body) in the order of `ids`."""

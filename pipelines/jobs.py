@@ -115,9 +115,16 @@ def _latest_profile(cfg: JobConfig, store: Store, site: str) -> tuple[int, SiteP
     return head, profile, learned_from
 
 
-def page_of(row: dict[str, Any]) -> Page:
-    """The extractor's Page for a snapshot row (body gunzipped)."""
-    return Page(row["url"], gunzip_body(row["body"]), row["headers"])
+def page_of(row: dict[str, Any], feed_comments: Sequence[str] = ()) -> Page:
+    """The extractor's Page for a snapshot row (body gunzipped), with its article's feed comments."""
+    return Page(row["url"], gunzip_body(row["body"]), row["headers"], feed_comments=tuple(feed_comments))
+
+
+def pages_of(store: Store, snaps: Sequence[dict[str, Any]]) -> list[Page]:
+    """Pages of snapshot rows, each with the comments its article's comment feed listed by then
+    (the extractor's evidence where no page of a set is comment-free)."""
+    feeds = store.feed_comment_texts(snaps)
+    return [page_of(s, feeds.get(int(s["id"]), ())) for s in snaps]
 
 
 def extraction_row(
@@ -209,10 +216,13 @@ def run_batch(cfg: JobConfig, batch_id: int) -> JobReport:
     if batch is None or batch["state"] != "full":
         return report
     snaps = store.load_snapshots(store.batch_snapshots(batch_id))
-    pages = [page_of(s) for s in snaps]
+    pages = pages_of(store, snaps)
     previous = _latest_profile(cfg, store, report.site)
-    results = extract_site(pages)
-    profile = inherit_layout(learn_profile(pages), previous[1] if previous else None)
+    # identifiers that held comments on the store's other sites (2013 §4.7), for a set without a
+    # comment-free page
+    known = store.known_comment_identifiers(report.site)
+    results = extract_site(pages, known_comment_ids=known)
+    profile = inherit_layout(learn_profile(pages, known_comment_ids=known), previous[1] if previous else None)
     fill_records(pages, results, profile)
     with store.transaction():
         if (store.batch(batch_id) or {}).get("state") != "full":
@@ -258,8 +268,8 @@ def run_pages(cfg: JobConfig, site: str, snapshot_ids: Sequence[int]) -> JobRepo
     first_version = version
     for start in range(0, len(todo), 20):  # 20 pages per read and per write transaction
         rows: list[list[Any]] = []
-        for snap in store.load_snapshots(todo[start : start + 20]):
-            page = page_of(snap)
+        snaps = store.load_snapshots(todo[start : start + 20])
+        for snap, page in zip(snaps, pages_of(store, snaps), strict=True):
             ext = profile.extract(page)
             match = ext.template_match
             if (
@@ -282,7 +292,11 @@ def run_pages(cfg: JobConfig, site: str, snapshot_ids: Sequence[int]) -> JobRepo
         poor = store.poorly_matched(site, version, cfg.drift_threshold)
         for start in range(0, len(poor), 20):
             snaps = store.load_snapshots(poor[start : start + 20])
-            rows = [extraction_row(s, profile.extract(page_of(s)), "profile", None, version) for s in snaps]
+            pages = pages_of(store, snaps)
+            rows = [
+                extraction_row(s, profile.extract(page), "profile", None, version)
+                for s, page in zip(snaps, pages, strict=True)
+            ]
             with store.transaction():
                 write_extractions(store, rows)
             report.pages += len(rows)
@@ -299,8 +313,8 @@ def _relearn(
     ids = [snap["id"], *store.newest_fresh_snapshots(snap["site"], cfg.batch_size - 1, snap["id"], snap["article"])]
     if len(ids) < 2:
         return None
-    pages = [page, *(page_of(s) for s in store.load_snapshots(ids[1:]))]
-    new = learn_profile(pages, old.options)
+    pages = [page, *pages_of(store, store.load_snapshots(ids[1:]))]
+    new = learn_profile(pages, old.options, store.known_comment_identifiers(snap["site"]))
     ext = new.extract(page)
     if ext.error is not None or (ext.template_match or 0.0) <= match:
         report.messages.append(

@@ -40,7 +40,9 @@ def _relearn_profiles(store: Store, site: str) -> dict[int, SiteProfile]:
         ids = json.loads(row["snapshots"] or "[]")
         snaps = store.load_snapshots(ids)
         old = SiteProfile.from_json(row["profile"]) if row["profile"] else None
-        profile = learn_profile([jobs.page_of(s) for s in snaps], old.options if old else DEFAULT)
+        profile = learn_profile(
+            jobs.pages_of(store, snaps), old.options if old else DEFAULT, store.known_comment_identifiers(site)
+        )
         profile.learned_at = old.learned_at if old else profile.learned_at  # same JSON when nothing changed
         jobs.inherit_layout(profile, learned.get(int(row["version"]) - 1))
         learned[int(row["version"])] = profile
@@ -63,8 +65,8 @@ def reextract_site(store: Store, cfg: jobs.JobConfig, site: str, report: Reextra
     report.profiles += len(profiles)
     for batch in store.db.query("SELECT id, profile_version FROM batches WHERE site = ? AND state = 'done'", [site]):
         snaps = store.load_snapshots(store.batch_snapshots(batch["id"]))
-        pages = [jobs.page_of(s) for s in snaps]
-        results = extract_site(pages)
+        pages = jobs.pages_of(store, snaps)
+        results = extract_site(pages, known_comment_ids=store.known_comment_identifiers(site))
         if batch["profile_version"] in profiles:
             jobs.fill_records(pages, results, profiles[batch["profile_version"]])
         rows = [
@@ -88,10 +90,8 @@ def reextract_site(store: Store, cfg: jobs.JobConfig, site: str, report: Reextra
         version = dict(chunk)
         snaps = store.load_snapshots([i for i, _v in chunk])
         rows = [
-            jobs.extraction_row(
-                s, profiles[version[s["id"]]].extract(jobs.page_of(s)), "profile", None, version[s["id"]]
-            )
-            for s in snaps
+            jobs.extraction_row(s, profiles[version[s["id"]]].extract(page), "profile", None, version[s["id"]])
+            for s, page in zip(snaps, jobs.pages_of(store, snaps), strict=True)
         ]
         with store.transaction():
             jobs.write_extractions(store, rows, force=True)

@@ -105,12 +105,12 @@ _DATES = re.compile(
 )
 
 
-def _undated(corpus_root: Path, site: str, feeds: bool) -> tuple[list[dict], list[Page]]:
+def _undated(corpus_root: Path, site: str, feeds: bool, n: int = 8) -> tuple[list[dict], list[Page]]:
     """A set of the site's pages with comments, their comment dates removed; with ``feeds`` each page
     carries its comment feed's texts (the corpus's comment-feeds/<name>.xml, parsed as the crawler does)."""
     d = corpus_root / "wordpress" / site
     truth = [json.loads(line) for line in (d / "truth.jsonl").read_text(encoding="utf-8").splitlines()]
-    chosen = [t for t in truth if t["comments"]][:8]
+    chosen = [t for t in truth if t["comments"]][:n]
     pages = []
     for t in chosen:
         html = _DATES.sub(

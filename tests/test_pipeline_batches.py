@@ -8,10 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_fallback import _undated
 from test_store_schema import NOW, add_page
 
 from extractor.scoring import Counts, score_page
 from pipelines import jobs
+from pipelines.feedcheck import parse_comment_feed, store_feed_comments
 from pipelines.reextract import reextract
 from pipelines.store import Store
 
@@ -154,3 +156,43 @@ def test_template_drift_relearns_from_the_newest_pages_and_reextract_reproduces(
     report = reextract(Store(store.path))
     assert report.pages == 14 and report.profiles == 1 + len(drift)
     assert tables(store) == before  # the same rows, learned again from the same snapshots
+
+
+def _undated_rows(corpus_root: Path, site: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Ten of the site's pages with comments, their comment dates removed (test_fallback._undated)."""
+    truth, pages = _undated(corpus_root, site, feeds=False, n=10)
+    return truth, [{"url": t["url"], "body": p.body, "file": t["file"]} for t, p in zip(truth, pages, strict=True)]
+
+
+def test_a_batch_with_no_comment_free_page_uses_its_articles_comment_feeds(store: Store, corpus_root: Path) -> None:
+    truth, rows = _undated_rows(corpus_root, "tt16")
+    stored(store, rows, "tt16")
+    feeds = corpus_root / "wordpress" / "tt16" / "comment-feeds"
+    with store.transaction() as db:
+        for row in rows:
+            body = (feeds / (Path(row["file"]).stem + ".xml")).read_bytes()
+            entries = parse_comment_feed(body, row["url"])
+            store_feed_comments(db, article=row["url"], site="tt16", entries=entries, fetched_at=NOW - 60)
+    jobs.run_batch(cfg(store, 10), 1)
+    counts = score(store, truth)
+    assert (counts.comment_prf()[2] or 0) >= 0.95
+    warnings = json.loads(store.latest_profile("tt16")["warnings"])
+    assert any("comment feeds" in w for w in warnings)
+
+
+def test_a_batch_with_no_comment_free_page_uses_comment_identifiers_of_other_sites(
+    store: Store, corpus_root: Path
+) -> None:
+    # two sites extracted normally: both held their comments under #comments
+    for n, site in enumerate(("tt21", "cocoon")):
+        stored(store, corpus_pages(corpus_root, site)[:10], site, start=100 * n)
+        jobs.run_batch(cfg(store, 10), n + 1)
+    assert store.known_comment_identifiers("tt16") == {"#comments"}
+    assert store.known_comment_identifiers("tt16", min_sites=1) >= {"#comments", "#pager-post-navi"}
+    # a third site's first batch has comments on every page, and no dates to find them by
+    truth, rows = _undated_rows(corpus_root, "tt16")
+    stored(store, rows, "tt16", start=300)
+    jobs.run_batch(cfg(store, 10), 3)
+    assert (score(store, truth).comment_prf()[2] or 0) >= 0.95
+    warnings = json.loads(store.latest_profile("tt16")["warnings"])
+    assert any("identifiers learned on other sites" in w for w in warnings)
