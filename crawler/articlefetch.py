@@ -50,6 +50,44 @@ class ArticleFetching(BlogsSpiderBase):
             meta={"article": art, "kind": kind, "dont_cache": True, **extra},
         )
 
+    def _first_requests(self, art: dict[str, Any]) -> list[Request]:
+        """A new article's page; and its comment feed first when the feed says readers already
+        commented (the crawler came late: the comments the feed lists show the extractor where a
+        set without a comment-free page keeps its comments)."""
+        page = self._page_request(art, "first")
+        if not art.get("comment_rss") or not (art.get("slash_comments") or 0) > 0:
+            return [page]
+        self.inc("blogs/comment_feeds_first")
+        feed = Request(
+            art["comment_rss"],
+            callback=self.parse_first_comment_feed,
+            errback=self.first_comment_feed_failed,
+            headers={"Accept": FEED_ACCEPT},
+            priority=PRIO_NEW_ARTICLE,
+            dont_filter=True,
+            meta={"article": art, "dont_cache": True},
+        )
+        return [feed, page]
+
+    def parse_first_comment_feed(self, response: Response) -> Iterator[CommentFeedItem]:
+        art = response.meta["article"]
+        parsed = parse_feed(response.body, response.url, simple_headers(response), now=self.now())
+        if parsed.is_feed:
+            yield CommentFeedItem(
+                art["site"], art["url"], response.url, response.body, simple_headers(response), self.now()
+            )
+
+    def first_comment_feed_failed(self, failure: Failure) -> None:
+        art = failure.request.meta["article"]  # type: ignore[attr-defined]
+        self.log_once(
+            "commentfeed",
+            art["comment_rss"],
+            logging.INFO,
+            "Comment feed %s failed (%s)",
+            art["comment_rss"],
+            classify_failure(failure).reason,
+        )
+
     def _refetch_requests(self, art: dict[str, Any], now: float) -> Iterable[Request]:
         """A due re-fetch: skipped when slash:comments shows no change, else the comment feed or the page."""
         assert self.store is not None

@@ -152,7 +152,7 @@ class FeedPolling(BlogsSpiderBase):
             self.logger.info("Feed %s: %d new article(s)", feed, len(inserted))
         for record in new:
             if record["url"] in inserted:
-                yield self._page_request({**record, "feed": feed}, "first")
+                yield from self._first_requests({**record, "feed": feed})
 
     def _poll_delay(self, response: Response, interval: float | None, ttl: float | None, now: float) -> float:
         return next_poll_delay(

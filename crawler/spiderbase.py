@@ -61,3 +61,7 @@ class BlogsSpiderBase(Spider):
     def _page_request(self, art: dict[str, Any], kind: str, **extra: Any) -> Request:
         """The request for an article page (ArticleFetching)."""
         raise NotImplementedError
+
+    def _first_requests(self, art: dict[str, Any]) -> list[Request]:
+        """The requests of a new article's first fetch (ArticleFetching)."""
+        raise NotImplementedError

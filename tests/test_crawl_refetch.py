@@ -121,3 +121,46 @@ def test_watch_mode_refetches_on_time_then_stops_cleanly(farm: BlogFarm, tmp_pat
         assert 1 <= len(fetches) <= 3
         assert all(r.clock_time >= article.published + 3 for r in fetches[1:])
     assert RunLock(f"{db}.lock").acquire()  # released on shutdown
+
+
+def _feed_with_comment_feeds(origin: str) -> str:
+    items = "".join(
+        f"<item><title>{name}</title><link>{origin}/{name}/</link><guid>{name}-1</guid>"
+        f"<wfw:commentRss>{origin}/{name}/feed/</wfw:commentRss><slash:comments>{n}</slash:comments></item>"
+        for name, n in (("old", 2), ("new", 0))
+    )
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?><rss version="2.0" xmlns:wfw="http://wellformedweb.org/CommentAPI/" '
+        'xmlns:slash="http://purl.org/rss/1.0/modules/slash/"><channel><title>Late</title>'
+        f"<link>{origin}/</link>{items}</channel></rss>"
+    )
+
+
+def _comment_feed(origin: str) -> str:
+    items = "".join(
+        f"<item><title>By {who}</title><link>{origin}/old/#comment-{i}</link><guid>{origin}/?c={i}</guid>"
+        f"<pubDate>Mon, 28 Sep 2026 1{i}:00:00 +0000</pubDate><description>{text}</description></item>"
+        for i, (who, text) in enumerate((("Ann", "Lovely orchard photos"), ("Bo", "Which lens did you use?")))
+    )
+    return f'<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>c</title>{items}</channel></rss>'
+
+
+def test_a_first_fetch_reads_the_comment_feed_when_readers_already_commented(farm: BlogFarm, tmp_path: Path) -> None:
+    # the crawler met the article late: its comment feed is stored as the extractor's evidence
+    farm.clock.set(time.time())
+    site = farm.add_site("late")
+    farm.add_route(site, "/feed/", _feed_with_comment_feeds(site.origin))
+    for name in ("old", "new"):
+        farm.add_route(site, f"/{name}/", f"<html><body><p>{name} post</p></body></html>", "text/html")
+        farm.add_route(site, f"/{name}/feed/", _comment_feed(site.origin))
+    feeds = write_feeds(tmp_path / "feeds.txt", [f"{site.feed_url} late"])
+    db = tmp_path / "blogs.db"
+    run = run_crawl(feeds, db, clock=farm.clock)
+    assert run.returncode == 0 and run.stat("comment_feeds_first") == 1
+    assert len(farm.requests_for(site.origin + "/old/feed/")) == 1
+    assert farm.requests_for(site.origin + "/new/feed/") == []  # no comments yet: nothing to read
+    stored = rows(db, "SELECT article, text FROM feed_comments ORDER BY text")
+    assert stored == [
+        (site.origin + "/old/", "Lovely orchard photos"),
+        (site.origin + "/old/", "Which lens did you use?"),
+    ]

@@ -177,7 +177,7 @@ class BlogsSpider(FeedPolling, ArticleFetching):
                 continue
             if art["state"] == "pending":
                 self.handled.add(art["url"])
-                first.append(self._page_request(art, "first"))
+                first.extend(self._first_requests(art))
             elif not self.inflight_feeds:
                 self.handled.add(art["url"])
                 later.extend(self._refetch_requests(art, now))
