@@ -46,6 +46,14 @@ _TIME = (
     r"\s*(am|pm|a\.m\.|p\.m\.|" + _HALVES + r")?)?"
 )
 _DIGIT = re.compile(r"\d")
+# A weekday printed before the date belongs to it ("Sat, 03/23/2019", "Montag, 3. März 2012"): the
+# date starts there, so that text before it (an author's name) ends before the weekday.
+_WEEKDAY_BEFORE = re.compile(
+    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun"
+    r"|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi"
+    r"|dimanche|lunes|martes|miércoles|jueves|viernes|sábado|domingo)\.?,?\s*$",
+    re.I,
+)
 # Month names, longest first so that "June" is not read as "Jun" + "e"; a whole word, or a
 # capitalised name glued to the word before it (inline elements join without a space: "Post
 # authorApril 14, 2025"), but not the end of a word ("Sunset 14, 2012").
@@ -134,7 +142,13 @@ def _date_match(text: str) -> tuple[str, int] | None:
             dt = datetime(year, month, day, h, int(minute) if minute else 0, int(second) if second else 0)
         except ValueError:
             continue
-        return dt.isoformat(timespec="seconds"), m.start()
+        weekday = _WEEKDAY_BEFORE.search(text, 0, m.start())
+        start = (
+            weekday.start()
+            if weekday is not None and (weekday.start() == 0 or not text[weekday.start() - 1].isalpha())
+            else m.start()
+        )
+        return dt.isoformat(timespec="seconds"), start
     return None
 
 

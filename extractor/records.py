@@ -24,7 +24,7 @@ unit, language-independently, from structure alone:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .blocks import HEADINGS, Block
@@ -172,11 +172,9 @@ def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequ
         return sorted(first_pos[slot])[len(first_pos[slot]) // 2]
 
     author = min(candidates, key=median_pos) if candidates else None
-    # names printed in the date line win over a short slot that comes after it ("Ann\nPosted:
-    # 11/6/2012" above the text, a "Vote" button below): the author line comes first
-    date_pos = min((median_pos(slot) for slot in kinds.date), default=None)
-    names_first = author is None or (date_pos is not None and date_pos < median_pos(author))
-    if names_first and _names_before_dates(kinds, [v for slot in kinds.date for v in texts[slot]], n_units):
+    dated_values = [v for slot in kinds.date for v in texts[slot]]
+    names_first = author is None or _names_in_dates_first(author, kinds.date, dated_values, texts[author], median_pos)
+    if names_first and _names_before_dates(kinds, dated_values, n_units):
         return kinds
     if author is not None:
         kinds.author = author
@@ -184,6 +182,28 @@ def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequ
         kinds.author_prefix, kinds.author_suffix = _shared_affixes(names)
         kinds.text.discard(author)
     return kinds
+
+
+def _names_in_dates_first(
+    author: tuple[str, ...],
+    date_slots: set[tuple[str, ...]],
+    dated_values: Sequence[str],
+    author_values: Sequence[str],
+    median_pos: Callable[[tuple[str, ...]], int],
+) -> bool:
+    """Whether names printed in the date line win over the short slot ``author``.
+
+    They do when the date line comes first ("Ann\nPosted: 11/6/2012" above the text, a "Vote"
+    button below), when the slot is an ancestor of the date line (its own text follows its children:
+    Blogger's "Reply Delete" after the header and the text), and when they vary more than the
+    slot's values (people's names against a few button labels).
+    """
+    if any(date[: len(author)] == author for date in date_slots):
+        return True
+    if any(median_pos(date) < median_pos(author) for date in date_slots):
+        return True
+    names = {n for n in (_before_date(v) for v in dated_values) if n}
+    return len(names) > len({v for v in author_values if v})
 
 
 def _names_before_dates(kinds: SlotKinds, values: Sequence[str], n_units: int) -> bool:

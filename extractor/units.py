@@ -90,7 +90,9 @@ def unit_groups(blocks: Sequence[Block], roles: Sequence[str], dated_only: bool 
     while True:
         path.append(node)
         bearing, repeated = _repeated(node, kids, counts, blocks)
-        alike = [g for g in repeated if _alike(g) and (dated is None or _mostly_dated(g, dated))]
+        alike = _units_not_wrappers(
+            [g for g in repeated if _alike(g) and (dated is None or _mostly_dated(g, dated))], blocks
+        )
         if alike:
             best = max(alike, key=lambda g: sum(counts[b.index] for b in g))
             if dated_only and dated is not None:
@@ -110,8 +112,50 @@ def unit_groups(blocks: Sequence[Block], roles: Sequence[str], dated_only: bool 
             # as three divs) or the inside of the page's only comment (its header and its text).
             # Below, only siblings that mostly carry a date are units, not a comment's paragraphs.
             dated = subtree_sums(dated_flags(blocks), blocks)
-    nested = _nested_unit(blocks, path, counts)
+    posts = subtree_sums([int(role == POST and bool(b.text)) for b, role in zip(blocks, roles, strict=True)], blocks)
+    nested = _nested_unit(blocks, [n for n in path if not posts[n]], counts)
     return [nested] if nested else []
+
+
+def _units_not_wrappers(groups: list[list[Block]], blocks: Sequence[Block]) -> list[list[Block]]:
+    """Of the repeated groups of one level, those that are not reply wrappers: Drupal prints each
+    comment's replies in a ``div.indented`` after it, so comments and wrappers repeat side by side;
+    a group whose members hold units of another group's kind wraps them."""
+    if len(groups) < 2:
+        return groups
+    kinds = [(g[0].tag, _shared_tokens(g)) for g in groups]
+    out = []
+    for group in groups:
+        inner = {
+            (b.tag, t)
+            for head in group
+            for b in _subtree(head, blocks)[1:]
+            for t in (class_tokens(b) or frozenset([""]))
+        }
+        wraps = any(
+            other is not group and any((tag, t) in inner for t in (tokens or frozenset([""])))
+            for other, (tag, tokens) in zip(groups, kinds, strict=True)
+        )
+        if not wraps:
+            out.append(group)
+    return out or groups
+
+
+def _shared_tokens(group: Sequence[Block]) -> frozenset[str]:
+    counts = Counter(t for b in group for t in class_tokens(b))
+    return frozenset(t for t, n in counts.items() if n * 2 > len(group))
+
+
+def _subtree(head: Block, blocks: Sequence[Block]) -> list[Block]:
+    """``head`` and its descendants (preorder: they follow it until the subtree ends)."""
+    inside = {head.index}
+    out = [head]
+    for b in blocks[head.index + 1 :]:
+        if b.parent not in inside:
+            break
+        inside.add(b.index)
+        out.append(b)
+    return out
 
 
 def _dated_group_below(
@@ -229,13 +273,19 @@ def find_units(blocks: Sequence[Block], roles: Sequence[str], signature: UnitSig
         and roles[b.index] != POST
     }
     pairs = pair_tags(blocks, roots)
+    leads = _leading_pairs(blocks, roots)
     unit_of = [-1] * len(blocks)
     units: list[Unit] = []
     for b in blocks:
         up = unit_of[b.parent] if b.parent >= 0 else -1
-        if b.index in roots:
-            units.append(Unit(b, up if up >= 0 else None, [], {b.index}))
-            unit_of[b.index] = len(units) - 1
+        if b.index in leads or (b.index in roots and unit_of[b.index] < 0):
+            root = blocks[leads.get(b.index, b.index)]
+            if up < 0:
+                up = _replied_to(root, blocks, roots, unit_of)
+            units.append(Unit(root, up if up >= 0 else None, [], {b.index, root.index}))
+            unit_of[b.index] = unit_of[root.index] = len(units) - 1
+        elif b.index in roots:
+            pass  # its unit began at the sibling before it
         elif b.prev_sibling in roots and pairs.get(b.parent) == b.tag:
             unit_of[b.index] = unit_of[b.prev_sibling]
             units[unit_of[b.index]].heads.add(b.index)
@@ -244,6 +294,48 @@ def find_units(blocks: Sequence[Block], roles: Sequence[str], signature: UnitSig
         if unit_of[b.index] >= 0:
             units[unit_of[b.index]].own.append(b)
     return units
+
+
+def _leading_pairs(blocks: Sequence[Block], roots: set[int]) -> dict[int, int]:
+    """Siblings that open a unit before its root, when the list pairs them: Blogger's classic
+    ``<dt>`` "Name said..." before each ``<dd>`` text. A tag other than the roots' that comes just
+    before at least half (and two) of a parent's unit roots, or a ``<dt>`` before a ``<dd>`` root;
+    sibling index -> root index."""
+    before: dict[int, Counter[str]] = {}
+    n_roots = Counter(blocks[r].parent for r in roots)
+    for r in roots:
+        prev = blocks[r].prev_sibling
+        if prev >= 0 and prev not in roots and blocks[prev].tag != blocks[r].tag:
+            before.setdefault(blocks[r].parent, Counter())[blocks[prev].tag] += 1
+    tags = {}
+    for parent, counts in before.items():
+        tag, n = counts.most_common(1)[0]
+        if n * 2 >= n_roots[parent] and n >= 2:
+            tags[parent] = tag
+    leads = {}
+    for r in roots:
+        prev = blocks[r].prev_sibling
+        if prev < 0 or prev in roots:
+            continue
+        # HTML pairs a <dd> with the <dt> before it: so on a page with a single comment too
+        if tags.get(blocks[r].parent) == blocks[prev].tag or (blocks[r].tag == "dd" and blocks[prev].tag == "dt"):
+            leads[prev] = r
+    return leads
+
+
+def _replied_to(root: Block, blocks: Sequence[Block], roots: set[int], unit_of: Sequence[int]) -> int:
+    """The unit a reply answers when replies sit in a wrapper after their parent comment instead
+    of inside it (Drupal's ``article.comment`` then ``div.indented``): the unit just before the
+    wrapper, one or two levels up; -1 when there is none."""
+    node = root.parent
+    for _ in range(2):
+        if node < 0:
+            return -1
+        before = blocks[node].prev_sibling
+        if before in roots:
+            return unit_of[before]
+        node = blocks[node].parent
+    return -1
 
 
 def pair_tags(blocks: Sequence[Block], roots: set[int]) -> dict[int, str]:

@@ -156,3 +156,60 @@ def test_a_comment_and_its_nested_reply_are_two_records() -> None:
         assert [r.author for r in records] == [NAMES[i % len(NAMES)], NAMES[(i + 1) % len(NAMES)]]
         assert [r.parent for r in records] == [None, 0]
         assert records[1].text == " ".join(WORDS[(i + 3 + j) % len(WORDS)] for j in range(8)) + f" {i}-1."
+
+
+def _indented_page(i: int, n_comments: int) -> Page:
+    # Drupal: each comment's replies follow it in a div.indented, not inside it
+    body = " ".join(WORDS[(i * 3 + k) % len(WORDS)] for k in range(20))
+
+    def comment(k: int, depth: int) -> str:
+        words = " ".join(WORDS[(i + k * 3 + j + depth) % len(WORDS)] for j in range(8))
+        name = NAMES[(i + k + depth) % len(NAMES)]
+        return f"""<article class="comment js-comment"><footer class="comment__meta">
+<p class="comment__submitted">Submitted by <span>{name}</span> on Sat, 03/{10 + k}/2019 - 0{depth}:29</p>
+</footer><div class="content"><div class="field--name-comment-body"><p>{words} {i}-{k}-{depth}.</p></div>
+<ul class="links inline"><li class="comment-reply"><a href="#r">Reply</a></li></ul></div></article>"""
+
+    thread = "".join(
+        comment(k, 0) + (f'<div class="indented">{comment(k, 1)}</div>' if k == 1 else "") for k in range(n_comments)
+    )
+    region = f'<section class="comment-wrapper"><h2 class="title">Comments</h2>{thread}</section>' if n_comments else ""
+    html = f"""<html><body><div id="nav"><a href="/">Home</a></div>
+<article class="node"><h1>Post {i}: {WORDS[i]}</h1><div class="node__content"><p>{body} {i}.</p></div>{region}</article>
+<div id="footer">Footer text</div></body></html>"""
+    return Page(None, html.encode())
+
+
+def test_replies_in_a_wrapper_after_their_parent_are_replies_to_it() -> None:
+    out = extract_site([_indented_page(0, 0), _indented_page(1, 4), _indented_page(2, 0), _indented_page(3, 3)])
+    records = out[1].comment_records
+    # comments 0-3, a reply after comment 1 (too few replies for the wrapper to pair with the comments)
+    assert [r.parent for r in records] == [None, None, 1, None, None]
+    order = ((0, 0), (1, 0), (1, 1), (2, 0), (3, 0))
+    assert [r.author for r in records] == [NAMES[(1 + k + d) % len(NAMES)] for k, d in order]
+    assert records[0].date == "2019-03-10T00:29:00"
+
+
+def _dl_page(i: int, n_comments: int) -> Page:
+    # classic Blogger: <dt> "Name said..." before each <dd> text, then a <dd> with the date
+    body = " ".join(WORDS[(i * 3 + k) % len(WORDS)] for k in range(20))
+    words = [" ".join(WORDS[(i + k * 3 + j) % len(WORDS)] for j in range(8)) for k in range(n_comments)]
+    items = "".join(
+        f"""<dt class="comment-author">{NAMES[(i + k) % len(NAMES)]}
+said...</dt><dd class="comment-body"><p>{words[k]} {i}-{k}.</p></dd>
+<dd class="comment-footer"><span><a title="comment permalink">3/{k + 1}/2012 4:2{k} PM</a></span></dd>"""
+        for k in range(n_comments)
+    )
+    html = f"""<html><body><div id="nav"><a href="/">Home</a></div>
+<div class="post"><h3>Post {i}: {WORDS[i]}</h3><div class="post-body"><p>{body} {i}.</p></div></div>
+<div id="comments"><h4>{n_comments} comments:</h4><dl id="comments-block">{items}</dl></div>
+<div id="footer">Footer text</div></body></html>"""
+    return Page(None, html.encode())
+
+
+def test_a_dt_author_line_before_each_dd_text_opens_the_comment() -> None:
+    out = extract_site([_dl_page(0, 0), _dl_page(1, 3), _dl_page(2, 0), _dl_page(3, 1), _dl_page(4, 2)])
+    assert [r.author for r in out[1].comment_records] == [NAMES[(1 + k) % len(NAMES)] for k in range(3)]
+    assert [r.date for r in out[1].comment_records] == [f"2012-03-0{k + 1}T16:2{k}:00" for k in range(3)]
+    # a page with a single comment: the <dt> still leads its <dd>
+    assert [r.author for r in out[3].comment_records] == [NAMES[3 % len(NAMES)]]
