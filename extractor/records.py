@@ -293,7 +293,33 @@ def build_records(
             elif slot in kinds.text and roles[b.index] != POST and b.text:
                 lines.append(b.text)
         records.append(CommentRecord("\n".join(lines), author, date, date_raw, unit.parent, position, unit.root.xpath))
+    _cut_bylines(records)
     return records
+
+
+# Words between two commenters' whole names that make a reply's byline ("Joe replied to comment
+# from Ann"); fewer are one longer name.
+BYLINE_WORDS = 2
+
+
+def _cut_bylines(records: Sequence[CommentRecord]) -> None:
+    """An author line that is one commenter's whole name, a few words, and another commenter's whole
+    name (Movable Type's "Name replied to comment from Other") is the first name. Names alone do not
+    suffice ("Jason" and "Jason De Los Santos" may both comment): the line must end in another name."""
+    names = {r.author for r in records if r.author}
+    by_length = sorted(names, key=len, reverse=True)
+    for r in records:
+        author = r.author
+        if not author:
+            continue
+        for name in by_length:
+            if name == author or not author.startswith(name + " "):
+                continue
+            rest = author[len(name) :]
+            other = next((n for n in by_length if n not in (name, author) and rest.endswith(" " + n)), None)
+            if other is not None and len(rest[: -len(other)].split()) >= BYLINE_WORDS:
+                r.author = name
+            break
 
 
 @dataclass(slots=True)
@@ -369,10 +395,12 @@ def split_comments(
     if learned is None:
         return None
     layout, units = learned
-    return [
+    out = [
         build_records(blocks, page_roles, page_units, layout.kinds)
         for blocks, page_roles, page_units in zip(pages, roles, units, strict=True)
     ]
+    _cut_bylines([r for page in out for r in page])  # names the set's other pages show alone
+    return out
 
 
 # How far above the comment blocks a lone comment's unit (the block with its date) may be.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from extractor import Page, extract_site
-from extractor.records import _shared_affixes
+from extractor.records import CommentRecord, _cut_bylines, _shared_affixes
 from extractor.scoring import _align
 
 WORDS = ["harbour", "lantern", "orchard", "violin", "meadow", "pepper", "thunder", "ladder", "candle", "river"]
@@ -213,3 +213,18 @@ def test_a_dt_author_line_before_each_dd_text_opens_the_comment() -> None:
     assert [r.date for r in out[1].comment_records] == [f"2012-03-0{k + 1}T16:2{k}:00" for k in range(3)]
     # a page with a single comment: the <dt> still leads its <dd>
     assert [r.author for r in out[3].comment_records] == [NAMES[3 % len(NAMES)]]
+
+
+def test_a_reply_byline_between_two_commenters_names_is_the_first_name() -> None:
+    def rec(author: str) -> CommentRecord:
+        return CommentRecord("text", author, None, None, None, 0, "")
+
+    records = [
+        rec("Lucia Romano"),
+        rec("Joe Bailey"),
+        rec("Joe Bailey replied to comment from Lucia Romano"),
+        rec("Jason"),
+        rec("Jason De Los Santos"),  # a longer name, not a byline: it ends in no other name
+    ]
+    _cut_bylines(records)
+    assert [r.author for r in records] == ["Lucia Romano", "Joe Bailey", "Joe Bailey", "Jason", "Jason De Los Santos"]
