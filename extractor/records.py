@@ -23,6 +23,7 @@ unit, language-independently, from structure alone:
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -75,6 +76,8 @@ class SlotKinds:
     text: set[tuple[str, ...]] = field(default_factory=set)  # slots holding the comments' words
     author_prefix: str = ""
     author_suffix: str = ""
+    # A trailing label most (not all) names carry: Drupal's "Name (not verified)" for guests.
+    author_note: str = ""
     # No author slot of its own: the name precedes the date in a date slot ("Ann August 1, 2026").
     author_before_date: bool = False
 
@@ -180,6 +183,7 @@ def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequ
         kinds.author = author
         names = [v for v in texts[author] if v]
         kinds.author_prefix, kinds.author_suffix = _shared_affixes(names)
+        kinds.author_note = _shared_note(names, kinds)
         kinds.text.discard(author)
     return kinds
 
@@ -218,6 +222,7 @@ def _names_before_dates(kinds: SlotKinds, values: Sequence[str], n_units: int) -
         return False
     kinds.author_before_date = True
     kinds.author_prefix, kinds.author_suffix = _shared_affixes(names)
+    kinds.author_note = _shared_note(names, kinds)
     return True
 
 
@@ -259,11 +264,32 @@ def _shared_affixes(names: Sequence[str]) -> tuple[str, str]:
     return prefix, suffix
 
 
+_NOTE = re.compile(r"\s*\([^()]{1,30}\)$")
+# A trailing parenthesis is a label when at least this share of the distinct names (and three) carry it.
+NOTE_SHARE = 0.5
+
+
+def _shared_note(names: Sequence[str], kinds: SlotKinds) -> str:
+    """The parenthesised label that most distinct names end with, once the shared affixes are cut."""
+    notes: Counter[str] = Counter()
+    distinct = {_author(n, kinds) or "" for n in names}
+    for name in distinct:
+        found = _NOTE.search(name)
+        if found is not None and found.start() > 0:
+            notes[found.group(0).strip()] += 1
+    if not notes:
+        return ""
+    note, n = notes.most_common(1)[0]
+    return note if n >= 3 and n >= NOTE_SHARE * len(distinct) else ""
+
+
 def _author(text: str, kinds: SlotKinds) -> str | None:
     if kinds.author_prefix and text.startswith(kinds.author_prefix):
         text = text[len(kinds.author_prefix) :]
     if kinds.author_suffix and text.endswith(kinds.author_suffix):
         text = text[: -len(kinds.author_suffix)]
+    if kinds.author_note and text.rstrip().endswith(kinds.author_note):
+        text = text.rstrip()[: -len(kinds.author_note)]
     words = text.split()
     if len(words) > 1 and words[-1].endswith((":", "：")):
         # a label the affixes did not catch (one page's few names share none): "says:", "より:"
@@ -344,6 +370,7 @@ class CommentLayout:
             "text": sorted(map(list, k.text)),
             "author_prefix": k.author_prefix,
             "author_suffix": k.author_suffix,
+            "author_note": k.author_note,
             "author_before_date": k.author_before_date,
         }
 
@@ -361,6 +388,7 @@ class CommentLayout:
             text=slots("text"),
             author_prefix=str(data.get("author_prefix") or ""),
             author_suffix=str(data.get("author_suffix") or ""),
+            author_note=str(data.get("author_note") or ""),
             author_before_date=bool(data.get("author_before_date")),
         )
         tokens = data.get("tokens") or []

@@ -18,11 +18,9 @@ from extractor.scoring import Counts, RecordCounts, score_page, score_records
 from tests.engines import ENGINES, build_corpus
 
 # Known shortfalls, each with its reason:
-# - drupal prints "Name (not verified)" for anonymous commenters; the truth keeps the bare name, and a
-#   label that only most names carry is not cut.
 # - movabletype prints a reply's byline as "Name replied to comment from Other", in one line with the name;
 #   it is cut when the set shows the first name alone too (records._cut_bylines).
-AUTHOR_SHARE = {"drupal": 0.0, "movabletype": 0.6}
+AUTHOR_SHARE = {"movabletype": 0.6}
 # Drupal's comment subjects repeat across pages ("Thanks!") and are boilerplate by the 2009 rule; its
 # visually hidden "In reply to" line is in the HTML.
 COMMENT_F1 = {"drupal": 0.85}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from extractor import Page, extract_site
-from extractor.records import CommentRecord, _cut_bylines, _shared_affixes
+from extractor.records import CommentRecord, SlotKinds, _author, _cut_bylines, _shared_affixes, _shared_note
 from extractor.scoring import _align
 
 WORDS = ["harbour", "lantern", "orchard", "violin", "meadow", "pepper", "thunder", "ladder", "candle", "river"]
@@ -228,3 +228,14 @@ def test_a_reply_byline_between_two_commenters_names_is_the_first_name() -> None
     ]
     _cut_bylines(records)
     assert [r.author for r in records] == ["Lucia Romano", "Joe Bailey", "Joe Bailey", "Jason", "Jason De Los Santos"]
+
+
+def test_a_label_most_names_carry_is_cut() -> None:
+    # Drupal marks guests "Name (not verified)"; registered users carry no label
+    names = [f"{n} (not verified)" for n in NAMES[:4]] + ["admin", "Pat (Editor)"]
+    kinds = SlotKinds()
+    kinds.author_note = _shared_note(names, kinds)
+    assert kinds.author_note == "(not verified)"
+    assert [_author(n, kinds) for n in names] == [*NAMES[:4], "admin", "Pat (Editor)"]
+    # a parenthesis few names carry is part of those names
+    assert _shared_note(["Ann (UK)", "Bo", "Cy", "Di", "Ed"], SlotKinds()) == ""
