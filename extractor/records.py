@@ -97,11 +97,11 @@ def _slot(block: Block, unit: Unit, blocks: Sequence[Block], memo: dict[int, tup
             break
         if node.index in unit.heads:
             # inside the paired sibling (<dd> after <dt>) when the head is not the unit's root
-            base = memo[node.index] = () if node.index == unit.root.index else (f"+{node.tag}",)
+            base = memo[node.index] = () if node.index == unit.root.index else (_paired_step(node),)
             break
         chain.append(node)
         if node.parent < 0:
-            base = () if node.index == unit.root.index else (f"+{node.tag}",)
+            base = () if node.index == unit.root.index else (_paired_step(node),)
             break
         node = blocks[node.parent]
     for step in reversed(chain):
@@ -109,6 +109,12 @@ def _slot(block: Block, unit: Unit, blocks: Sequence[Block], memo: dict[int, tup
         base = (*base, f"{step.tag}.{tokens[0] if tokens else ''}")
         memo[step.index] = base
     return base
+
+
+def _paired_step(node: Block) -> str:
+    """The slot step of a sibling paired with the unit root (two <dd>s after a <dt>: text, date)."""
+    tokens = node.element_class.split() if node.element_class else None
+    return f"+{node.tag}.{tokens[0]}" if tokens else f"+{node.tag}"
 
 
 def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequence[Unit]]]) -> SlotKinds:

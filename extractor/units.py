@@ -91,7 +91,7 @@ def unit_groups(blocks: Sequence[Block], roles: Sequence[str], dated_only: bool 
         path.append(node)
         bearing, repeated = _repeated(node, kids, counts, blocks)
         alike = _units_not_wrappers(
-            [g for g in repeated if _alike(g) and (dated is None or _mostly_dated(g, dated))], blocks
+            [g for g in repeated if _alike(g) and (dated is None or _mostly_dated(g, dated, kids))], blocks
         )
         if alike:
             best = max(alike, key=lambda g: sum(counts[b.index] for b in g))
@@ -165,7 +165,7 @@ def _dated_group_below(
     while True:
         bearing, repeated = _repeated(node, kids, counts, blocks)
         for group in repeated:
-            if _alike(group) and _mostly_dated(group, dated):
+            if _alike(group) and _mostly_dated(group, dated, kids):
                 return group
         if not bearing:
             return None
@@ -183,8 +183,22 @@ def _repeated(
     return bearing, [g for g in by_tag.values() if len(g) >= 2]
 
 
-def _mostly_dated(group: Sequence[Block], dated: Sequence[int]) -> bool:
-    return sum(1 for b in group if dated[b.index]) * 2 >= len(group)
+def _mostly_dated(group: Sequence[Block], dated: Sequence[int], kids: Sequence[Sequence[int]] | None = None) -> bool:
+    """Whether most members carry a date; with ``kids``, a member's span runs on to the next member
+    (a ``<dt>`` author line and the ``<dd>`` text and ``<dd>`` date after it are one comment)."""
+    if kids is None or not group or group[0].parent < 0:
+        return sum(1 for b in group if dated[b.index]) * 2 >= len(group)
+    members = {b.index for b in group}
+    spans = 0
+    current = False
+    for k in kids[group[0].parent]:
+        if k in members:
+            spans += current
+            current = bool(dated[k])
+        elif dated[k]:
+            current = True
+    spans += current
+    return spans * 2 >= len(group)
 
 
 def dated_flags(blocks: Sequence[Block]) -> list[int]:
@@ -274,6 +288,7 @@ def find_units(blocks: Sequence[Block], roles: Sequence[str], signature: UnitSig
     }
     pairs = pair_tags(blocks, roots)
     leads = _leading_pairs(blocks, roots)
+    chained: set[int] = set()
     unit_of = [-1] * len(blocks)
     units: list[Unit] = []
     for b in blocks:
@@ -286,7 +301,8 @@ def find_units(blocks: Sequence[Block], roles: Sequence[str], signature: UnitSig
             unit_of[b.index] = unit_of[root.index] = len(units) - 1
         elif b.index in roots:
             pass  # its unit began at the sibling before it
-        elif b.prev_sibling in roots and pairs.get(b.parent) == b.tag:
+        elif (b.prev_sibling in roots or b.prev_sibling in chained) and pairs.get(b.parent) == b.tag:
+            chained.add(b.index)  # a <dd> text, then a <dd> date: both follow their <dt>
             unit_of[b.index] = unit_of[b.prev_sibling]
             units[unit_of[b.index]].heads.add(b.index)
         else:
