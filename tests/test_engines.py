@@ -8,13 +8,11 @@ comment in the HTML). The thresholds are the issues' WordPress targets, with eac
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
+from site_scores import refetch_scores, set_scores
 
-from extractor import Page, extract_site, learn_profile
-from extractor.scoring import Counts, RecordCounts, score_page, score_records
 from tests.engines import ENGINES, build_corpus
 
 # Known shortfalls, each with its reason:
@@ -40,17 +38,12 @@ def engine_roots(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Path]:
 @pytest.mark.parametrize("engine", ENGINES)
 def test_engine_meets_the_targets(engine_roots: dict[int, Path], engine: str, seed: int) -> None:
     (folder,) = [d for d in engine_roots[seed].glob(f"*/{engine}") if d.is_dir()]
-    truth = [json.loads(line) for line in (folder / "truth.jsonl").read_text("utf-8").splitlines()]
-    out = extract_site([Page(t["url"], (folder / t["file"]).read_bytes()) for t in truth])
-    counts, records = Counts(), RecordCounts()
-    for t, x in zip(truth, out, strict=True):
-        counts.add(score_page(t, x.as_json(), split=True))
-        records.add(score_records(t, [r.as_json() for r in x.comment_records]))
+    counts, records = set_scores(folder)
     post_f1 = counts.post_prf()[2]
     assert post_f1 >= 0.93, f"post F1 {post_f1:.3f}"
     assert (counts.count_exact_rate() or 0) >= 0.95, f"count exact {counts.count_exact_rate()}"
-    if not any(t["comments"] for t in truth):  # the static site: nothing may be called a comment
-        assert not any(x.comments for x in out)
+    if not counts["com_truth"]:  # the static site: nothing may be called a comment
+        assert counts["com_pred"] == 0
         return
     comment_f1 = counts.comment_prf()[2]
     assert comment_f1 is not None and comment_f1 >= COMMENT_F1.get(engine, 0.95), f"comment F1 {comment_f1}"
@@ -69,13 +62,7 @@ REFETCH_AUTHOR_SHARE = {"movabletype": 0.6, "drupal": 0.6}
 @pytest.mark.parametrize("engine", [e for e in ENGINES if e != "static-disqus"])
 def test_engine_refetch_with_a_profile_learned_before_comments(engine_roots: dict[int, Path], engine: str) -> None:
     (folder,) = [d for d in engine_roots[SEEDS[0]].glob(f"*/{engine}") if d.is_dir()]
-    truth = [json.loads(line) for line in (folder / "truth.jsonl").read_text("utf-8").splitlines()]
-    profile = learn_profile([Page(t["url"], (folder / t["file"]).read_bytes()) for t in truth if not t["comments"]])
-    counts, records = Counts(), RecordCounts()
-    for t in (t for t in truth if t["comments"]):
-        x = profile.extract(Page(t["url"], (folder / t["file"]).read_bytes()))
-        counts.add(score_page(t, x.as_json(), split=True))
-        records.add(score_records(t, [r.as_json() for r in x.comment_records]))
+    counts, records = refetch_scores(folder)
     comment_f1 = counts.comment_prf()[2]
     assert comment_f1 is not None and comment_f1 >= REFETCH_COMMENT_F1.get(engine, 0.9), f"comment F1 {comment_f1}"
     share = REFETCH_AUTHOR_SHARE.get(engine, 0.9)

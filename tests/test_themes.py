@@ -8,13 +8,11 @@ while it was written; the thresholds are the issues' WordPress targets.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
+from site_scores import refetch_scores, set_scores
 
-from extractor import Page, extract_site, learn_profile
-from extractor.scoring import Counts, RecordCounts, score_page, score_records
 from tests.themes import THEMES, build_corpus
 from tests.themes.localize import LANGUAGES, localize_site
 
@@ -40,20 +38,10 @@ def theme_roots(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Path]:
     return roots
 
 
-def _set_counts(folder: Path) -> tuple[Counts, RecordCounts]:
-    truth = [json.loads(line) for line in (folder / "truth.jsonl").read_text("utf-8").splitlines()]
-    out = extract_site([Page(t["url"], (folder / t["file"]).read_bytes()) for t in truth])
-    counts, records = Counts(), RecordCounts()
-    for t, x in zip(truth, out, strict=True):
-        counts.add(score_page(t, x.as_json(), split=True))
-        records.add(score_records(t, [r.as_json() for r in x.comment_records]))
-    return counts, records
-
-
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("theme", THEMES)
 def test_theme_meets_the_wordpress_targets(theme_roots: dict[int, Path], theme: str, seed: int) -> None:
-    counts, records = _set_counts(theme_roots[seed] / "wordpress" / theme)
+    counts, records = set_scores(theme_roots[seed] / "wordpress" / theme)
     post_f1 = counts.post_prf()[2]
     comment_f1 = counts.comment_prf()[2]
     assert post_f1 >= 0.93, f"post F1 {post_f1:.3f}"
@@ -68,15 +56,7 @@ def test_theme_meets_the_wordpress_targets(theme_roots: dict[int, Path], theme: 
 def test_theme_refetch_with_a_profile_learned_before_comments(theme_roots: dict[int, Path], theme: str) -> None:
     # the crawler fetches articles before readers comment: a profile learned on comment-free pages
     # only must still split a later re-fetch's comments into records
-    folder = theme_roots[SEEDS[0]] / "wordpress" / theme
-    truth = [json.loads(line) for line in (folder / "truth.jsonl").read_text("utf-8").splitlines()]
-    free = [t for t in truth if not t["comments"]]
-    profile = learn_profile([Page(t["url"], (folder / t["file"]).read_bytes()) for t in free])
-    counts, records = Counts(), RecordCounts()
-    for t in (t for t in truth if t["comments"]):
-        x = profile.extract(Page(t["url"], (folder / t["file"]).read_bytes()))
-        counts.add(score_page(t, x.as_json(), split=True))
-        records.add(score_records(t, [r.as_json() for r in x.comment_records]))
+    counts, records = refetch_scores(theme_roots[SEEDS[0]] / "wordpress" / theme)
     comment_f1 = counts.comment_prf()[2]
     assert comment_f1 is not None and comment_f1 >= 0.9, f"comment F1 {comment_f1}"
     share = REFETCH_AUTHOR_SHARE.get(theme, 0.8)
@@ -94,7 +74,7 @@ def test_themes_in_other_languages(tmp_path: Path, lang: str) -> None:
     # dates must hold as in English
     for folder in build_corpus(tmp_path, seed=SEEDS[0], pages=12, themes=LOCALIZED_THEMES):
         localize_site(folder, lang)
-        counts, records = _set_counts(folder)
+        counts, records = set_scores(folder)
         comment_f1 = counts.comment_prf()[2]
         assert comment_f1 is not None and comment_f1 >= 0.95, f"{folder.name}: comment F1 {comment_f1}"
         assert records.authors_exact >= 0.95 * records.authors, (
