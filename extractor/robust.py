@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from .blocks import HEADINGS, Block
 from .dates import parse_date
 from .options import Options
-from .separate import BOILERPLATE, POST, post_identifiers_every_page
+from .separate import BOILERPLATE, COMMENT, POST, post_identifiers_every_page
 
 # D6 thresholds (see docs/algorithm.md): an identifier on at least this share of pages is a
 # candidate post part; a "metadata" identifier carries one short block per page.
@@ -256,10 +256,12 @@ ECHO_MAX_EXTRA = 60
 
 
 def title_echoes(blocks: Sequence[Block], roles: list[str]) -> list[str]:
-    """D13: post lines that only quote the post's title (a breadcrumb, a comments heading) are not post.
+    """D13: post lines that only quote the post's title (a breadcrumb, a comments heading) are not post,
+    and neither are comment headings that do ("One Response to “Title”").
 
-    The title is the first post block that is a heading. Another short post block holding the
-    title's text plus a few words of its own repeats it; the title itself stays.
+    The title is the first post block that is a heading. Another short post block, or a comment
+    block that is a heading, holding the title's text plus a few words of its own repeats it; the
+    title itself stays. (A reader's short comment quoting the title is not a heading.)
     """
     title = next((b for b in blocks if b.text and roles[b.index] == POST and b.tag in HEADINGS), None)
     if title is None or len(title.text) < ECHO_MIN_TITLE or "\n" in title.text:
@@ -268,7 +270,7 @@ def title_echoes(blocks: Sequence[Block], roles: list[str]) -> list[str]:
     for b in blocks:
         if (
             b is not title
-            and roles[b.index] == POST
+            and (roles[b.index] == POST or (roles[b.index] == COMMENT and b.tag in HEADINGS))
             and title.text in b.text
             and len(b.text) <= len(title.text) + ECHO_MAX_EXTRA
             and b.text != title.text

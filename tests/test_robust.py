@@ -167,3 +167,30 @@ def test_a_breadcrumb_quoting_the_title_is_not_post() -> None:
         )
     without = extract_site(pages, DEFAULT.but(title_echoes=False))
     assert all(page.post.startswith("Home /") for page in without)
+
+
+def _one_response_page(i: int, comment: bool) -> Page:
+    body = " ".join(WORDS[(i * 3 + k) % len(WORDS)] for k in range(16))
+    title = f"The {WORDS[i % len(WORDS)]} and the {WORDS[(i + 3) % len(WORDS)]}, part {i}"
+    said = " ".join(WORDS[(i * 5 + k) % len(WORDS)] for k in range(12))
+    region = (
+        f"""<div id="comments"><h3>One Response to “{title}”</h3><ol class="commentlist"><li class="comment">
+<p class="says">Reader {i} says:</p><p>{said}, thanks {i}.</p></li></ol></div>"""
+        if comment
+        else ""
+    )
+    html = f"""<html><body><div id="nav"><a href="/">Home</a></div>
+<article class="post"><h1 class="title">{title}</h1>
+<div class="entry"><p>{body} opening {i}.</p><p>More on {body}, closing {i}.</p></div></article>
+{region}<div id="footer">Garden blog footer</div></body></html>"""
+    return Page(None, html.encode())
+
+
+def test_a_comments_heading_quoting_the_title_is_not_a_comment() -> None:
+    # pages with a single comment each show no repeated unit: the heading would be a comment of its own
+    pages = [_one_response_page(i, comment=i % 2 == 1) for i in range(6)]
+    for i, page in enumerate(extract_site(pages)):
+        assert not any(c.startswith("One Response to") for c in page.comments)
+        assert bool(page.comments) == (i % 2 == 1)
+    without = extract_site(pages, DEFAULT.but(title_echoes=False))
+    assert any(c.startswith("One Response to") for page in without for c in page.comments)
