@@ -23,11 +23,11 @@ unit, language-independently, from structure alone:
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from .authors import cut_bylines, shared_affixes, shared_note
 from .blocks import HEADINGS, Block
 from .dates import date_match, parse_date
 from .separate import COMMENT, POST
@@ -40,9 +40,6 @@ from .units import (
     learn_signature,
     subtree_sums,
 )
-
-# A shared suffix glued to the names (no space before it) is cut only over this many distinct names.
-GLUED_SUFFIX_NAMES = 5
 
 
 @dataclass(slots=True)
@@ -188,8 +185,8 @@ def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequ
     if author is not None:
         kinds.author = author
         names = [v for v in texts[author] if v]
-        kinds.author_prefix, kinds.author_suffix = _shared_affixes(names)
-        kinds.author_note = _shared_note(names, kinds)
+        kinds.author_prefix, kinds.author_suffix = shared_affixes(names)
+        kinds.author_note = shared_note([_author(n, kinds) or "" for n in names])
         kinds.text.discard(author)
     return kinds
 
@@ -227,66 +224,14 @@ def _names_before_dates(kinds: SlotKinds, values: Sequence[str], n_units: int) -
     if sorted(map(len, names))[len(names) // 2] > SHORT_SLOT_CHARS:
         return False
     kinds.author_before_date = True
-    kinds.author_prefix, kinds.author_suffix = _shared_affixes(names)
-    kinds.author_note = _shared_note(names, kinds)
+    kinds.author_prefix, kinds.author_suffix = shared_affixes(names)
+    kinds.author_note = shared_note([_author(n, kinds) or "" for n in names])
     return True
 
 
 def _before_date(text: str) -> str:
     found = date_match(text)
     return " ".join(text[: found[1]].split()) if found is not None else ""
-
-
-def _shared_affixes(names: Sequence[str]) -> tuple[str, str]:
-    """Prefix and suffix every author line shares, cut at a word boundary ("… says:")."""
-    distinct = sorted(set(names))
-    if len(distinct) < 2:
-        return "", ""
-
-    def common_prefix(items: Sequence[str]) -> str:
-        first, last = min(items), max(items)
-        n = 0
-        while n < min(len(first), len(last)) and first[n] == last[n]:
-            n += 1
-        return first[:n]
-
-    prefix = common_prefix(distinct)
-    cut = max(prefix.rfind(" "), prefix.rfind("\n"))
-    prefix = prefix[: cut + 1] if cut >= 0 else ""
-    raw = common_prefix([d[::-1] for d in distinct])[::-1]
-    cut = min([i for i in (raw.find(" "), raw.find("\n")) if i >= 0], default=-1)
-    suffix = raw[cut:] if cut >= 0 else ""
-    # a colon ends a label, never a name: two names suffice then
-    glued_names = 2 if raw.endswith((":", "：")) else GLUED_SUFFIX_NAMES
-    if cut > 0:
-        # a label with a space of its own glued to the name ("Chloedit :", "Pete님의 말:"): the shared
-        # ending before the space is a name ending too often ("Jackson says:", "Wilson says:"), so
-        # many names must share it
-        glued_names = GLUED_SUFFIX_NAMES
-    if cut != 0 and len(distinct) >= glued_names and raw and not raw[-1].isalnum() and raw.strip():
-        # "says:" printed with no space after the name ("Hannah Beckersays:"): many distinct names
-        # sharing a suffix that ends in punctuation share a label, not a name ending
-        suffix = raw if len(raw) < min(map(len, distinct)) else suffix
-    return prefix, suffix
-
-
-_NOTE = re.compile(r"\s*\([^()]{1,30}\)$")
-# A trailing parenthesis is a label when at least this share of the distinct names (and three) carry it.
-NOTE_SHARE = 0.5
-
-
-def _shared_note(names: Sequence[str], kinds: SlotKinds) -> str:
-    """The parenthesised label that most distinct names end with, once the shared affixes are cut."""
-    notes: Counter[str] = Counter()
-    distinct = {_author(n, kinds) or "" for n in names}
-    for name in distinct:
-        found = _NOTE.search(name)
-        if found is not None and found.start() > 0:
-            notes[found.group(0).strip()] += 1
-    if not notes:
-        return ""
-    note, n = notes.most_common(1)[0]
-    return note if n >= 3 and n >= NOTE_SHARE * len(distinct) else ""
 
 
 def _author(text: str, kinds: SlotKinds) -> str | None:
@@ -325,36 +270,8 @@ def build_records(
             elif slot in kinds.text and roles[b.index] != POST and b.text:
                 lines.append(b.text)
         records.append(CommentRecord("\n".join(lines), author, date, date_raw, unit.parent, position, unit.root.xpath))
-    _cut_bylines(records)
+    cut_bylines(records)
     return records
-
-
-# Words between two commenters' whole names that make a reply's byline ("Joe replied to comment
-# from Ann"); fewer are one longer name.
-BYLINE_WORDS = 2
-
-
-def _cut_bylines(records: Sequence[CommentRecord]) -> None:
-    """An author line that is one commenter's whole name, a few words, and another commenter's whole
-    name (Movable Type's "Name replied to comment from Other") is the first name. Names alone do not
-    suffice ("Jason" and "Jason De Los Santos" may both comment): the line must end in another name.
-
-    Word by word, so a set with thousands of commenters costs a few set lookups per author line.
-    """
-    names = {r.author for r in records if r.author}
-    for r in records:
-        words = r.author.split() if r.author else []
-        if len(words) < BYLINE_WORDS + 2:
-            continue
-        # the longest leading name, then a trailing name at least BYLINE_WORDS words after it
-        k = next((k for k in range(len(words) - 1, 0, -1) if " ".join(words[:k]) in names), 0)
-        if not k:
-            continue
-        first = " ".join(words[:k])
-        if any(
-            " ".join(words[j:]) in names and " ".join(words[j:]) != first for j in range(k + BYLINE_WORDS, len(words))
-        ):
-            r.author = first
 
 
 @dataclass(slots=True)
@@ -436,7 +353,7 @@ def split_comments(
         build_records(blocks, page_roles, page_units, layout.kinds)
         for blocks, page_roles, page_units in zip(pages, roles, units, strict=True)
     ]
-    _cut_bylines([r for page in out for r in page])  # names the set's other pages show alone
+    cut_bylines([r for page in out for r in page])  # names the set's other pages show alone
     return out
 
 

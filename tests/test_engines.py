@@ -17,7 +17,7 @@ from tests.engines import ENGINES, build_corpus
 
 # Known shortfalls, each with its reason:
 # - movabletype prints a reply's byline as "Name replied to comment from Other", in one line with the name;
-#   it is cut when the set shows the first name alone too (records._cut_bylines).
+#   it is cut when the set shows the first name alone too (authors.cut_bylines).
 AUTHOR_SHARE = {"movabletype": 0.6}
 # Drupal's comment subjects repeat across pages ("Thanks!") and are boilerplate by the 2009 rule; its
 # visually hidden "In reply to" line is in the HTML.

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from extractor import Page, extract_site
-from extractor.records import CommentRecord, SlotKinds, _author, _cut_bylines, _shared_affixes, _shared_note
+from extractor.authors import cut_bylines, shared_affixes, shared_note
+from extractor.records import CommentRecord, SlotKinds, _author
 from extractor.scoring import _align
 
 WORDS = ["harbour", "lantern", "orchard", "violin", "meadow", "pepper", "thunder", "ladder", "candle", "river"]
@@ -59,18 +60,18 @@ def test_a_says_label_glued_to_the_name_is_cut() -> None:
 
 def test_glued_suffix_needs_many_names_and_punctuation() -> None:
     # two names sharing an ending are names, not a label
-    assert _shared_affixes(["Anna", "Hanna"]) == ("", "")
-    assert _shared_affixes([f"{n}son" for n in ("Jack", "Wil", "Peter", "John", "Ander")]) == ("", "")
-    assert _shared_affixes([f"{n}says:" for n in NAMES]) == ("", "says:")
+    assert shared_affixes(["Anna", "Hanna"]) == ("", "")
+    assert shared_affixes([f"{n}son" for n in ("Jack", "Wil", "Peter", "John", "Ander")]) == ("", "")
+    assert shared_affixes([f"{n}says:" for n in NAMES]) == ("", "says:")
     # a colon ends a label, never a name: two names are enough
-    assert _shared_affixes(["Hannah Beckersays:", "Tomsays:"]) == ("", "says:")
-    assert _shared_affixes(["Jackson.", "Wilson."]) == ("", "")
-    assert _shared_affixes([f"{n} says:" for n in NAMES[:2]]) == ("", " says:")
+    assert shared_affixes(["Hannah Beckersays:", "Tomsays:"]) == ("", "says:")
+    assert shared_affixes(["Jackson.", "Wilson."]) == ("", "")
+    assert shared_affixes([f"{n} says:" for n in NAMES[:2]]) == ("", " says:")
     # a label with a space of its own, glued to the name (French "dit :", Korean "님의 말:")
-    assert _shared_affixes([f"{n}dit :" for n in NAMES]) == ("", "dit :")
-    assert _shared_affixes([f"{n}님의 말:" for n in NAMES]) == ("", "님의 말:")
+    assert shared_affixes([f"{n}dit :" for n in NAMES]) == ("", "dit :")
+    assert shared_affixes([f"{n}님의 말:" for n in NAMES]) == ("", "님의 말:")
     # ... but a name ending two names share stays with the names
-    assert _shared_affixes(["Jackson says:", "Wilson says:"]) == ("", " says:")
+    assert shared_affixes(["Jackson says:", "Wilson says:"]) == ("", " says:")
 
 
 def test_alignment_prefers_the_closest_record_over_one_quoting_it() -> None:
@@ -226,7 +227,7 @@ def test_a_reply_byline_between_two_commenters_names_is_the_first_name() -> None
         rec("Jason"),
         rec("Jason De Los Santos"),  # a longer name, not a byline: it ends in no other name
     ]
-    _cut_bylines(records)
+    cut_bylines(records)
     assert [r.author for r in records] == ["Lucia Romano", "Joe Bailey", "Joe Bailey", "Jason", "Jason De Los Santos"]
 
 
@@ -234,8 +235,8 @@ def test_a_label_most_names_carry_is_cut() -> None:
     # Drupal marks guests "Name (not verified)"; registered users carry no label
     names = [f"{n} (not verified)" for n in NAMES[:4]] + ["admin", "Pat (Editor)"]
     kinds = SlotKinds()
-    kinds.author_note = _shared_note(names, kinds)
+    kinds.author_note = shared_note([_author(n, kinds) or "" for n in names])
     assert kinds.author_note == "(not verified)"
     assert [_author(n, kinds) for n in names] == [*NAMES[:4], "admin", "Pat (Editor)"]
     # a parenthesis few names carry is part of those names
-    assert _shared_note(["Ann (UK)", "Bo", "Cy", "Di", "Ed"], SlotKinds()) == ""
+    assert shared_note(["Ann (UK)", "Bo", "Cy", "Di", "Ed"]) == ""
