@@ -387,12 +387,14 @@ def single_unit_records(blocks: Sequence[Block], roles: Sequence[str]) -> list[C
     size = subtree_sums([1] * len(blocks), blocks)[root]
     texts = [b for b in blocks[root : root + size] if b.text]
     start = next((b.index for b in blocks if b.text and roles[b.index] == POST), -1)
-    if (
-        root <= start
-        or len(texts) > SINGLE_UNIT_BLOCKS
-        or any(roles[b.index] == POST for b in texts)
-        or sum(1 for b in texts if roles[b.index] == COMMENT) * 2 < len(texts)
-    ):
+    comment_blocks = sum(1 for b in texts if roles[b.index] == COMMENT)
+    # mostly comment blocks; or, with a single date line (one comment, not a list of them), mostly
+    # comment words (its author, date and "Reply" lines may match other pages and be boilerplate)
+    mostly = comment_blocks * 2 >= len(texts) or (
+        dated[root] == 1
+        and sum(b.text_chars for b in texts if roles[b.index] == COMMENT) * 2 >= sum(b.text_chars for b in texts)
+    )
+    if root <= start or len(texts) > SINGLE_UNIT_BLOCKS or any(roles[b.index] == POST for b in texts) or not mostly:
         return []
     # the unit is the whole block (a signature made from one element would also match the
     # unclassed blocks inside it and cut it into pieces)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from .blocks import HEADINGS, Block
 from .dates import parse_date
@@ -91,7 +92,7 @@ def unit_groups(blocks: Sequence[Block], roles: Sequence[str], dated_only: bool 
         path.append(node)
         bearing, repeated = _repeated(node, kids, counts, blocks)
         alike = _units_not_wrappers(
-            [g for g in repeated if _alike(g) and (dated is None or _mostly_dated(g, dated, kids))], blocks
+            [g for g in repeated if _alike(g) and (dated is None or _mostly_dated(g, dated, kids, blocks))], blocks
         )
         if alike:
             best = max(alike, key=lambda g: sum(counts[b.index] for b in g))
@@ -165,7 +166,7 @@ def _dated_group_below(
     while True:
         bearing, repeated = _repeated(node, kids, counts, blocks)
         for group in repeated:
-            if _alike(group) and _mostly_dated(group, dated, kids):
+            if _alike(group) and _mostly_dated(group, dated, kids, blocks):
                 return group
         if not bearing:
             return None
@@ -183,21 +184,33 @@ def _repeated(
     return bearing, [g for g in by_tag.values() if len(g) >= 2]
 
 
-def _mostly_dated(group: Sequence[Block], dated: Sequence[int], kids: Sequence[Sequence[int]] | None = None) -> bool:
-    """Whether most members carry a date; with ``kids``, a member's span runs on to the next member
-    (a ``<dt>`` author line and the ``<dd>`` text and ``<dd>`` date after it are one comment)."""
-    if kids is None or not group or group[0].parent < 0:
+def _mostly_dated(
+    group: Sequence[Block],
+    dated: Sequence[int],
+    kids: Sequence[Sequence[int]] | None = None,
+    blocks: Sequence[Block] | None = None,
+) -> bool:
+    """Whether most members carry a date; with ``kids`` and ``blocks``, a member's span runs on
+    through the siblings paired with it (of a tag that follows at least half of the members: a
+    ``<dt>`` author line, then the ``<dd>`` text and the ``<dd>`` date of one comment)."""
+    if kids is None or blocks is None or not group or group[0].parent < 0:
         return sum(1 for b in group if dated[b.index]) * 2 >= len(group)
     members = {b.index for b in group}
+    siblings = kids[group[0].parent]
+    follows = Counter(blocks[k].tag for prev, k in pairwise(siblings) if prev in members and k not in members)
+    paired = {tag for tag, n in follows.items() if n * 2 >= len(group)}
     spans = 0
-    current = False
-    for k in kids[group[0].parent]:
+    current: bool | None = None  # the open span's date, None outside a span
+    for k in siblings:
         if k in members:
-            spans += current
+            spans += bool(current)
             current = bool(dated[k])
-        elif dated[k]:
-            current = True
-    spans += current
+        elif current is not None and blocks[k].tag in paired:
+            current = current or bool(dated[k])
+        else:
+            spans += bool(current)
+            current = None
+    spans += bool(current)
     return spans * 2 >= len(group)
 
 
