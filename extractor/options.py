@@ -63,6 +63,10 @@ class Options:
     # A short post line that only quotes the post's title ("Home / <title>", "3 responses to
     # “<title>”") repeats it and is not post (D13).
     title_echoes: bool = False
+    # A set that shows no repeated comment unit keeps, per page, only a lone comment with a dated
+    # unit of its own; other loose comment blocks (a product box, a per-page link list) are not
+    # comments (D14), as a site profile that learned no comment layout already treats them.
+    lone_comments: bool = False
 
     def but(self, **changes: object) -> Options:
         """A copy with some fields changed: ``DEFAULT.but(reextract=False)``."""
@@ -85,6 +89,7 @@ DEFAULT = Options(
     linked_titles=True,
     post_gaps=True,
     title_echoes=True,
+    lone_comments=True,
 )
 
 PRESETS: dict[str, Options] = {"paper": PAPER, "default": DEFAULT}

@@ -29,7 +29,7 @@ from .identifiers import (
 )
 from .matching import Vector, group_vectors, near_duplicate_clusters, unique_blocks
 from .options import DEFAULT, Options
-from .records import CommentRecord, split_comments
+from .records import CommentRecord, single_unit_records, split_comments
 from .robust import drop_link_blocks, page_rules, robust_post_identifiers
 from .separate import BOILERPLATE, COMMENT, POST, post_identifiers_every_page, reextract, separate_roles
 
@@ -174,6 +174,11 @@ def _extract_site(pages: Sequence[Page], options: Options, known_comment_ids: It
     results = {id(p): p for p in good}
     roles = classify(good, options, frozenset(known_comment_ids))
     records = split_comments([p.blocks for p in good], roles.roles) if options.comment_records else None
+    if records is None and options.comment_records and options.lone_comments:
+        records = [single_unit_records(p.blocks, r) for p, r in zip(good, roles.roles, strict=True)]
+        for page_roles, lone in zip(roles.roles, records, strict=True):
+            if not lone:  # loose comment blocks without a unit: not comments (D14)
+                page_roles[:] = [BOILERPLATE if role == COMMENT else role for role in page_roles]
     out = []
     ok = 0
     for p in parsed:

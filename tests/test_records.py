@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from extractor import Page, extract_site
+from extractor import DEFAULT, Page, extract_site
 from extractor.authors import cut_bylines, shared_affixes, shared_note
 from extractor.records import CommentRecord, SlotKinds, _author
 from extractor.scoring import _align
@@ -240,3 +240,23 @@ def test_a_label_most_names_carry_is_cut() -> None:
     assert [_author(n, kinds) for n in names] == [*NAMES[:4], "admin", "Pat (Editor)"]
     # a parenthesis few names carry is part of those names
     assert shared_note(["Ann (UK)", "Bo", "Cy", "Di", "Ed"]) == ""
+
+
+def _box_page(i: int) -> Page:
+    # a product box beside some articles: unique where it is, so it is content under no post identifier
+    body = " ".join(WORDS[(i * 3 + k) % len(WORDS)] for k in range(20))
+    box = " ".join(WORDS[(i * 7 + k) % len(WORDS)] for k in range(10))
+    box_html = f'<div class="gamebox"><p>{box} edition {i}, {10 + i}.99 USD</p></div>' if i in (0, 3) else ""
+    html = f"""<html><body><div id="nav"><a href="/">Home</a></div>
+<article class="post"><h1>Post {i}: {WORDS[i]}</h1>
+<div class="entry"><p>{body} {i}.</p><p>More {body}.</p></div></article>
+<aside class="side">{box_html}</aside>
+<div id="footer">Footer text</div></body></html>"""
+    return Page(None, html.encode())
+
+
+def test_loose_comment_blocks_without_a_unit_are_not_comments() -> None:
+    pages = [_box_page(i) for i in range(6)]
+    assert not any(p.comments for p in extract_site(pages))
+    assert not any(b.role == "comment" for p in extract_site(pages) for b in p.blocks)
+    assert any(p.comments for p in extract_site(pages, DEFAULT.but(lone_comments=False)))
