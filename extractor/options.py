@@ -65,7 +65,8 @@ class Options:
     title_echoes: bool = False
     # A set that shows no repeated comment unit keeps, per page, only a lone comment with a dated
     # unit of its own; other loose comment blocks (a product box, a per-page link list) are not
-    # comments (D14), as a site profile that learned no comment layout already treats them.
+    # comments (D14), as a site profile that learned no comment layout already treats them. Off by
+    # default: an undated lone comment ("First!") is lost with them.
     lone_comments: bool = False
 
     def but(self, **changes: object) -> Options:
@@ -89,7 +90,6 @@ DEFAULT = Options(
     linked_titles=True,
     post_gaps=True,
     title_echoes=True,
-    lone_comments=True,
 )
 
 PRESETS: dict[str, Options] = {"paper": PAPER, "default": DEFAULT}
