@@ -152,5 +152,36 @@ def _date_match(text: str) -> tuple[str, int] | None:
     return None
 
 
+# Relative times ("3 days ago", "vor 2 Tagen", "il y a 3 jours", "3日前", "3일 전"): a comment's date
+# line as plugins and modern themes print it. They mark a date line (units, slots), but give no
+# instant without the fetch time, so ``parse_date`` does not read them.
+_RELATIVE = re.compile(
+    r"(?:\b(?:\d+|an?|one)\s+(?:second|sec|minute|min|hour|hr|day|week|month|year)s?\s+ago\b"
+    r"|\b(?:yesterday|just now)\b"
+    r"|\bvor\s+(?:\d+|einer?|einem)\s+(?:sekunden?|minuten?|stunden?|tag(?:en)?|wochen?|monat(?:en)?|jahr(?:en)?)\b"
+    r"|\bil y a\s+(?:\d+|une?)\s+(?:secondes?|minutes?|heures?|jours?|semaines?|mois|ans?|années?)\b"
+    r"|\b(?:hace|há)\s+(?:\d+|una?|uma?)\s+(?:segundos?|minutos?|horas?|días?|dias?|semanas?|mes(?:es)?|meses|años?|anos?)\b"
+    r"|\b(?:\d+|una?)\s+(?:secondi|minuti|ore|ora|giorni|giorno|settimane|mesi|mese|anni|anno)\s+fa\b"
+    r"|\b(?:\d+|een)\s+(?:seconden|minuten|uur|dagen|dag|weken|week|maanden|maand|jaar)\s+geleden\b"
+    r"|\b\d+\s+(?:секунд\w*|минут\w*|час\w*|д(?:ень|ня|ней)|недел\w*|месяц\w*|год\w*|лет)\s+назад"
+    r"|\d+\s*(?:秒|分|時間|日|週間|か月|ヶ月|カ月|年|分钟|小时|天|周|个月)前"
+    r"|\d+\s*(?:초|분|시간|일|주|개월|달|년)\s*전)",
+    re.I,
+)
+
+
+def relative_match(text: str | None) -> int | None:
+    """Where a relative time ("3 days ago") starts in ``text``, or None."""
+    if not text:
+        return None
+    found = _RELATIVE.search(text)
+    return found.start() if found is not None else None
+
+
+def is_dated(text: str | None) -> bool:
+    """A printed date or a relative time: a comment's date line, whether or not it gives an instant."""
+    return parse_date(text) is not None or relative_match(text) is not None
+
+
 def looks_like_date(text: str) -> bool:
     return parse_date(text) is not None

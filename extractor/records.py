@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from .authors import cut_bylines, shared_affixes, shared_note
 from .blocks import HEADINGS, Block
-from .dates import date_match, parse_date
+from .dates import date_match, is_dated, parse_date, relative_match
 from .separate import COMMENT, POST
 from .units import (
     SHORT_SLOT_CHARS,
@@ -135,7 +135,7 @@ def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequ
                 texts.setdefault(slot, []).append(b.text)
                 commented[slot] += roles[b.index] == COMMENT and bool(b.text)
                 first_pos.setdefault(slot, []).append(pos)
-                if b.datetimes or (b.text and len(b.text) <= SHORT_SLOT_CHARS and parse_date(b.text)):
+                if b.datetimes or (b.text and len(b.text) <= SHORT_SLOT_CHARS and is_dated(b.text)):
                     dated[slot] += 1
             multi.update(s for s, k in per_unit.items() if k > 1)
     kinds = SlotKinds()
@@ -231,7 +231,8 @@ def _names_before_dates(kinds: SlotKinds, values: Sequence[str], n_units: int) -
 
 def _before_date(text: str) -> str:
     found = date_match(text)
-    return " ".join(text[: found[1]].split()) if found is not None else ""
+    start = found[1] if found is not None else relative_match(text)
+    return " ".join(text[:start].split()) if start is not None else ""
 
 
 def _author(text: str, kinds: SlotKinds) -> str | None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from .blocks import HEADINGS, Block
-from .dates import parse_date
+from .dates import is_dated
 from .separate import COMMENT, POST
 
 # A slot is "short" (author, date line) below this many characters (median over the set).
@@ -216,10 +216,7 @@ def _mostly_dated(
 
 def dated_flags(blocks: Sequence[Block]) -> list[int]:
     """1 for a block with a ``datetime`` value or a short dated line, else 0 (one inlined pass)."""
-    return [
-        1 if b.datetimes or (0 < len(b.text) <= SHORT_SLOT_CHARS and parse_date(b.text) is not None) else 0
-        for b in blocks
-    ]
+    return [1 if b.datetimes or (0 < len(b.text) <= SHORT_SLOT_CHARS and is_dated(b.text)) else 0 for b in blocks]
 
 
 def _nested_unit(blocks: Sequence[Block], path: Sequence[int], counts: Sequence[int]) -> list[Block] | None:

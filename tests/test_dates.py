@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from extractor.dates import date_match, parse_date
+from extractor.dates import date_match, is_dated, parse_date, relative_match
 
 
 @pytest.mark.parametrize(
@@ -52,3 +52,31 @@ def test_not_dates(text: str) -> None:
 def test_date_match_says_where_the_date_starts() -> None:
     assert date_match("Dan O'Brien August 1, 2026Reply") == ("2026-08-01T00:00:00", 12)
     assert date_match("2026-11-11") == ("2026-11-11T00:00:00", 0)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "3 days ago",
+        "Ann, 2 hours ago",
+        "vor 2 Tagen",
+        "il y a 3 jours",
+        "hace 5 minutos",
+        "3 giorni fa",
+        "2 dagen geleden",
+        "3 дня назад",
+        "3日前",
+        "3天前",
+        "3일 전",
+        "yesterday",
+    ],
+)
+def test_relative_times_mark_a_date_line_without_an_instant(text: str) -> None:
+    assert is_dated(text)
+    assert parse_date(text) is None
+
+
+def test_relative_times_end_the_name_before_them() -> None:
+    assert relative_match("Ann Smith 3 days ago") == 10
+    assert relative_match("We went there ages ago") is None
+    assert not is_dated("Chapter 3 of the book")

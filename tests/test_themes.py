@@ -14,7 +14,7 @@ import pytest
 from site_scores import refetch_scores, set_scores
 
 from tests.themes import THEMES, build_corpus
-from tests.themes.localize import LANGUAGES, localize_site
+from tests.themes.localize import LANGUAGES, localize_site, relative_dates
 
 # Known shortfalls, each with its reason: twentytwelve prints an inline "Post author" badge after the
 # post author's name in their own comments ("Owen Clarke Post author"); block text alone cannot tell
@@ -81,3 +81,17 @@ def test_themes_in_other_languages(tmp_path: Path, lang: str) -> None:
             f"{folder.name}: authors {records.authors_exact}/{records.authors}"
         )
         assert records.dates_ok >= 0.9 * records.dates, f"{folder.name}: dates {records.dates_ok}/{records.dates}"
+
+
+def test_themes_with_relative_comment_dates(tmp_path: Path) -> None:
+    # "3 days ago" and no <time datetime>: the date lines still mark the comment units and end the
+    # names before them, in a set and through a profile learned on comment-free pages
+    for folder in build_corpus(tmp_path, seed=SEEDS[0], pages=12, themes=LOCALIZED_THEMES):
+        for page in (folder / "pages").glob("*.html"):
+            page.write_text(relative_dates(page.read_text("utf-8")), "utf-8")
+        counts, records = set_scores(folder)
+        assert (counts.comment_prf()[2] or 0) >= 0.95, f"{folder.name}: comment F1 {counts.comment_prf()[2]}"
+        assert (counts.count_exact_rate() or 0) >= 0.95, f"{folder.name}: count exact {counts.count_exact_rate()}"
+        assert records.authors_exact >= 0.95 * records.authors, f"{folder.name}: authors {records.authors_exact}"
+        counts, _ = refetch_scores(folder)
+        assert (counts.comment_prf()[2] or 0) >= 0.9, f"{folder.name}: re-fetch comment F1 {counts.comment_prf()[2]}"
