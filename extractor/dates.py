@@ -170,16 +170,31 @@ _RELATIVE = re.compile(
 )
 
 
+# Every relative time holds one of these (cheap to look for before the full pattern).
+_RELATIVE_HINT = re.compile(r"ago|vor|il y a|hace|há|fa\b|geleden|назад|前|전|yesterday|just now", re.I)
+
+
 def relative_match(text: str | None) -> int | None:
     """Where a relative time ("3 days ago") starts in ``text``, or None."""
-    if not text:
+    if not text or _RELATIVE_HINT.search(text) is None:
         return None
+    return _relative_start(text)
+
+
+@lru_cache(maxsize=16384)
+def _relative_start(text: str) -> int | None:
     found = _RELATIVE.search(text)
     return found.start() if found is not None else None
 
 
 def is_dated(text: str | None) -> bool:
     """A printed date or a relative time: a comment's date line, whether or not it gives an instant."""
+    return _is_dated(text) if text else False
+
+
+# Short lines repeat across a site's pages ("Reply", sidebar dates): a bounded memo.
+@lru_cache(maxsize=32768)
+def _is_dated(text: str) -> bool:
     return parse_date(text) is not None or relative_match(text) is not None
 
 
