@@ -126,7 +126,7 @@ def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequ
         for unit in units:
             n_units += 1
             per_unit: Counter[tuple[str, ...]] = Counter()
-            memo: dict[int, tuple[str, ...]] = {}
+            memo = unit.slots
             for pos, b in enumerate(unit.own):
                 if b is unit.root and not b.text:
                     continue
@@ -256,7 +256,7 @@ def build_records(
     for position, unit in enumerate(units):
         lines: list[str] = []
         author = date = date_raw = None
-        memo: dict[int, tuple[str, ...]] = {}
+        memo = unit.slots
         for b in unit.own:
             slot = _slot(b, unit, blocks, memo)
             if slot == kinds.author and author is None and b.text:

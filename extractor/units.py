@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 
 from .blocks import HEADINGS, Block
@@ -277,6 +277,8 @@ class Unit:
     parent: int | None  # index in the page's unit list
     own: list[Block]
     heads: set[int]  # the root and any paired sibling (<dd> after <dt>)
+    # block index -> its slot in the unit (records._slot), filled when first asked for
+    slots: dict[int, tuple[str, ...]] = field(default_factory=dict)
 
 
 def find_units(blocks: Sequence[Block], roles: Sequence[str], signature: UnitSignature) -> list[Unit]:
