@@ -324,12 +324,28 @@ class CommentLayout:
 
 def _learn(
     pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]], dated_only: bool = False
-) -> tuple[CommentLayout, list[list[Unit]]] | None:
+) -> tuple[CommentLayout | None, list[list[Unit]]] | None:
+    """The layout and each page's units; None without repeated units, and no layout (None in the
+    pair) when the units hold no words: they are not comments."""
     signature = learn_signature(pages, roles, dated_only)
     if signature is None:
         return None
     units = [find_units(blocks, page_roles, signature) for blocks, page_roles in zip(pages, roles, strict=True)]
-    return CommentLayout(signature, learn_slots(list(zip(pages, roles, units, strict=True)))), units
+    kinds = learn_slots(list(zip(pages, roles, units, strict=True)))
+    if not _worded(pages, units, kinds):
+        return None, units
+    return CommentLayout(signature, kinds), units
+
+
+def _worded(pages: Sequence[Sequence[Block]], units: Sequence[Sequence[Unit]], kinds: SlotKinds) -> bool:
+    """Whether most units hold words in a text slot: dated units of labels and links only (a
+    related-posts list whose titles are links, D5 drops them) are no comments."""
+    total = worded = 0
+    for blocks, page_units in zip(pages, units, strict=True):
+        for unit in page_units:
+            total += 1
+            worded += any(b.text and _slot(b, unit, blocks, unit.slots) in kinds.text for b in unit.own)
+    return worded * 2 >= total
 
 
 def learn_layout(pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]]) -> CommentLayout | None:
@@ -350,6 +366,8 @@ def split_comments(
     if learned is None:
         return None
     layout, units = learned
+    if layout is None:  # repeated units without words (a related-posts list): no comments
+        return [[] for _ in pages]
     out = [
         build_records(blocks, page_roles, page_units, layout.kinds)
         for blocks, page_roles, page_units in zip(pages, roles, units, strict=True)

@@ -257,7 +257,9 @@ def _alike(group: Sequence[Block]) -> bool:
 def learn_signature(
     pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]], dated_only: bool = False
 ) -> UnitSignature | None:
-    """The set's comment unit: the tag most units have, with the class tokens most of them share."""
+    """The set's comment unit: the tag most units have, with the class tokens most of them share
+    (a token that more blocks outside the units carry, a layout "cf" or "clearfix", is left out:
+    one token is enough for a block to match)."""
     units: list[Block] = []
     for blocks, page_roles in zip(pages, roles, strict=True):
         for group in unit_groups(blocks, page_roles, dated_only):
@@ -268,7 +270,23 @@ def learn_signature(
     same = [b for b in units if b.tag == tag]
     token_counts = Counter(t for b in same for t in class_tokens(b))
     tokens = frozenset(t for t, n in token_counts.items() if n >= SIGNATURE_TOKEN_SHARE * len(same))
+    if len(tokens) > 1:
+        elsewhere = _carried_without_comments(pages, roles, tag, tokens)
+        tokens = frozenset(t for t in tokens if elsewhere[t] <= token_counts[t]) or tokens
     return UnitSignature(tag, tokens)
+
+
+def _carried_without_comments(
+    pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]], tag: str, tokens: frozenset[str]
+) -> Counter[str]:
+    """How many blocks of ``tag`` that hold no comment text carry each of ``tokens``, over the set."""
+    carried: Counter[str] = Counter()
+    for blocks, page_roles in zip(pages, roles, strict=True):
+        counts = comment_counts(blocks, page_roles)
+        for b in blocks:
+            if b.tag == tag and b.element_class and not counts[b.index]:
+                carried.update(tokens & class_tokens(b))
+    return carried
 
 
 @dataclass(slots=True)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
+from .extra import EXTRA_PAGES  # the eight extra themes; importing it also merges EXTRA_SITES into model.SITES
 from .model import Post, Site, block_lines, build_site
 from .pages_block_defaults import page_twentytwentythree
 from .pages_classic_defaults import page_twentyeleven, page_twentyten, page_twentytwelve
@@ -40,6 +41,7 @@ PAGES: dict[str, Callable[[Site, Post], str]] = {
     "twentythirteen": page_twentythirteen,
     "twentyfifteen": page_twentyfifteen,
     "twentytwentythree": page_twentytwentythree,
+    **EXTRA_PAGES,
 }
 THEMES: tuple[str, ...] = tuple(PAGES)
 
