@@ -7,7 +7,8 @@
 Writes OUT_ROOT/wordpress/<theme>/site.json, truth.jsonl, pages/<post id>.html in the corpus format of
 ``../shared/corpus/README.md``, one site per theme: twentytwenty, twentynineteen, twentyseventeen,
 classic-xhtml, astra-like, lightning-ja, generatepress, oceanwp, twentytwentyfour, kadence, swell-ja, twentyten,
-twentyeleven, twentytwelve, twentythirteen, twentyfifteen, twentytwentythree.
+twentyeleven, twentytwelve, twentythirteen, twentyfifteen, twentytwentythree, and (tests/themes/extra.py) neve,
+blocksy, divi-like, storefront, hello-elementor, sango-ja, jin-ja, affinger-ja.
 """
 
 from __future__ import annotations

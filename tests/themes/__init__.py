@@ -11,12 +11,16 @@ twentytwenty, twentynineteen, twentyseventeen (core html5 comments and a Recent 
 classic-xhtml (Kubrick-era XHTML comments), astra-like, lightning-ja (Japanese, Lightning-like), generatepress,
 oceanwp, kadence (their comment callbacks / core walker), twentytwentyfour (block theme, core/comments blocks),
 swell-ja (Japanese, SWELL), and the default themes twentyten, twentyeleven, twentytwelve (their comment callbacks),
-twentythirteen, twentyfifteen (core html5 walker) and twentytwentythree (block theme).
+twentythirteen, twentyfifteen (core html5 walker) and twentytwentythree (block theme); and (``extra``) neve,
+blocksy, divi-like, storefront, hello-elementor, sango-ja, jin-ja and affinger-ja (Japanese: SANGO, JIN,
+AFFINGER).
 
 Modules: ``words`` (word lists), ``model`` (data and generator), ``comments`` and ``markup`` (shared
 markup), ``pages_twenty``, ``pages_other``, ``pages_more``, ``pages_oceanwp``, ``pages_tt4_swell``,
 ``pages_classic_defaults``, ``pages_html5_defaults`` and ``pages_block_defaults`` (the themes' pages),
-``sites_defaults`` (the default-theme blogs' settings), ``write`` (the corpus files).
+``sites_defaults`` (the default-theme blogs' settings), ``pages_more2``, ``pages_more3``, ``pages_ja2``,
+``pages_ja3`` and ``extra`` (the eight further themes and their settings), ``localize`` (other languages'
+dates and labels, relative dates), ``write`` (the corpus files).
 Command line: ``scripts/make_theme_corpus.py``.
 """
 
