@@ -178,11 +178,6 @@ def relative_match(text: str | None) -> int | None:
     """Where a relative time ("3 days ago") starts in ``text``, or None."""
     if not text or _RELATIVE_HINT.search(text) is None:
         return None
-    return _relative_start(text)
-
-
-@lru_cache(maxsize=16384)
-def _relative_start(text: str) -> int | None:
     found = _RELATIVE.search(text)
     return found.start() if found is not None else None
 
@@ -196,7 +191,3 @@ def is_dated(text: str | None) -> bool:
 @lru_cache(maxsize=32768)
 def _is_dated(text: str) -> bool:
     return parse_date(text) is not None or relative_match(text) is not None
-
-
-def looks_like_date(text: str) -> bool:
-    return parse_date(text) is not None

@@ -98,10 +98,22 @@ def feed_comment_ids(
     )
 
 
-def keeps_the_post(roles: Sequence[Sequence[str]], marked: Sequence[Sequence[str]]) -> bool:
-    """Whether every page that had post blocks still has some after ``marked`` (comments never
-    replace a whole article: an identifier holding the post on this site is not the comments')."""
-    return all(POST in after for before, after in zip(roles, marked, strict=True) if POST in before)
+def identifier_region(
+    idents: Sequence[Sequence[str]],
+    roles: Sequence[Sequence[str]],
+    ids: frozenset[str],
+    pages: Sequence[Sequence[Block]],
+    cands: Sequence[Sequence[tuple[str, ...]]],
+) -> list[list[str]] | None:
+    """``known_comment_region`` for ``ids`` (from the feeds or from other sites), or None when it
+    marks nothing or leaves a page that had post blocks without any (comments never replace a
+    whole article: an identifier holding the post on this site is not the comments')."""
+    if not ids:
+        return None
+    found = known_comment_region(idents, roles, set(ids), pages, cands)
+    if found == roles or not all(POST in after for before, after in zip(roles, found, strict=True) if POST in before):
+        return None
+    return found
 
 
 def _dated_units(blocks: Sequence[Block], roles: Sequence[str]) -> list[tuple[UnitSignature, list[int]]]:

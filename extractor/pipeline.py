@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from .blocks import Block, parse_blocks
 from .decode import decode_html
-from .fallback import Fallback, dated_comment_region, feed_comment_ids, keeps_the_post, known_comment_region
+from .fallback import Fallback, dated_comment_region, feed_comment_ids, identifier_region
 from .features import block_vectors
 from .identifiers import (
     DEFAULT_IDENTIFIER,
@@ -309,8 +309,8 @@ def _no_comment_free_page(
         (feed_ids, "comment feeds"),
         (known if none_found else frozenset(), "identifiers learned on other sites"),
     ):
-        found = known_comment_region(idents, roles, set(ids), blocks, cands) if ids else roles
-        if found != roles and keeps_the_post(roles, found):
+        found = identifier_region(idents, roles, ids, blocks, cands)
+        if found is not None:
             why = "no comment-free page" if none_found else "pages whose feed lists comments showed none"
             return found, f"comments found by {source} ({why})", Fallback(known_ids=ids)
     dated = dated_comment_region(blocks, roles)

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 
 from .blocks import Block
-from .fallback import Fallback, dated_comment_region, feed_comment_ids, keeps_the_post, known_comment_region
+from .fallback import Fallback, dated_comment_region, feed_comment_ids, identifier_region
 from .identifiers import assign_identifiers, once_identifiers, page_candidates
 from .matching import FingerprintIndex, Vector
 from .options import DEFAULT, Options
@@ -121,8 +121,8 @@ class SiteProfile:
             # the article's comment feed lists comments the page seems not to show: the identifier
             # holding their words holds the comments (as in a set, fallback.py)
             ids = feed_comment_ids([parsed.blocks], [roles], [idents], [parsed.feed_comments])
-            found = known_comment_region([idents], [roles], set(ids), [parsed.blocks], [cands])
-            if ids and keeps_the_post([roles], found):
+            found = identifier_region([idents], [roles], ids, [parsed.blocks], [cands])
+            if found is not None:
                 roles = found[0]
         return page_rules(parsed.blocks, roles, idents, unique, self.options), idents, match
 

@@ -29,12 +29,13 @@ from dataclasses import dataclass, field
 
 from .authors import cut_bylines, shared_affixes, shared_note
 from .blocks import HEADINGS, Block
-from .dates import date_match, is_dated, parse_date, relative_match
+from .dates import date_match, parse_date, relative_match
 from .separate import COMMENT, POST
 from .units import (
     SHORT_SLOT_CHARS,
     Unit,
     UnitSignature,
+    date_line,
     dated_flags,
     find_units,
     learn_signature,
@@ -79,12 +80,13 @@ class SlotKinds:
     author_before_date: bool = False
 
 
-def _slot(block: Block, unit: Unit, blocks: Sequence[Block], memo: dict[int, tuple[str, ...]]) -> tuple[str, ...]:
+def _slot(block: Block, unit: Unit, blocks: Sequence[Block]) -> tuple[str, ...]:
     """Where a block sits in its unit: the tags (and first class) from the unit's head down.
 
-    ``memo`` (one per unit) holds the slots already computed: a block's slot is its parent's plus
-    its own step, so a unit's blocks cost one step each.
+    ``unit.slots`` holds the slots already computed: a block's slot is its parent's plus its own
+    step, so a unit's blocks cost one step each, once for slot typing and record building alike.
     """
+    memo = unit.slots
     chain: list[Block] = []
     node = block
     while True:
@@ -126,16 +128,15 @@ def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequ
         for unit in units:
             n_units += 1
             per_unit: Counter[tuple[str, ...]] = Counter()
-            memo = unit.slots
             for pos, b in enumerate(unit.own):
                 if b is unit.root and not b.text:
                     continue
-                slot = _slot(b, unit, blocks, memo)
+                slot = _slot(b, unit, blocks)
                 per_unit[slot] += 1
                 texts.setdefault(slot, []).append(b.text)
                 commented[slot] += roles[b.index] == COMMENT and bool(b.text)
                 first_pos.setdefault(slot, []).append(pos)
-                if b.datetimes or (b.text and len(b.text) <= SHORT_SLOT_CHARS and is_dated(b.text)):
+                if date_line(b):
                     dated[slot] += 1
             multi.update(s for s, k in per_unit.items() if k > 1)
     kinds = SlotKinds()
@@ -185,8 +186,7 @@ def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequ
     if author is not None:
         kinds.author = author
         names = [v for v in texts[author] if v]
-        kinds.author_prefix, kinds.author_suffix = shared_affixes(names)
-        kinds.author_note = shared_note([_author(n, kinds) or "" for n in names])
+        _learn_labels(kinds, names)
         kinds.text.discard(author)
     return kinds
 
@@ -224,9 +224,14 @@ def _names_before_dates(kinds: SlotKinds, values: Sequence[str], n_units: int) -
     if sorted(map(len, names))[len(names) // 2] > SHORT_SLOT_CHARS:
         return False
     kinds.author_before_date = True
+    _learn_labels(kinds, names)
+    return True
+
+
+def _learn_labels(kinds: SlotKinds, names: Sequence[str]) -> None:
+    """The labels the set's author lines share: affixes ("… says:"), then a trailing note."""
     kinds.author_prefix, kinds.author_suffix = shared_affixes(names)
     kinds.author_note = shared_note([_author(n, kinds) or "" for n in names])
-    return True
 
 
 def _before_date(text: str) -> str:
@@ -256,9 +261,8 @@ def build_records(
     for position, unit in enumerate(units):
         lines: list[str] = []
         author = date = date_raw = None
-        memo = unit.slots
         for b in unit.own:
-            slot = _slot(b, unit, blocks, memo)
+            slot = _slot(b, unit, blocks)
             if slot == kinds.author and author is None and b.text:
                 author = _author(b.text.split("\n")[0], kinds)
             elif slot in kinds.date and date is None:
@@ -344,7 +348,7 @@ def _worded(pages: Sequence[Sequence[Block]], units: Sequence[Sequence[Unit]], k
     for blocks, page_units in zip(pages, units, strict=True):
         for unit in page_units:
             total += 1
-            worded += any(b.text and _slot(b, unit, blocks, unit.slots) in kinds.text for b in unit.own)
+            worded += any(b.text and _slot(b, unit, blocks) in kinds.text for b in unit.own)
     return worded * 2 >= total
 
 

@@ -185,16 +185,11 @@ def _repeated(
 
 
 def _mostly_dated(
-    group: Sequence[Block],
-    dated: Sequence[int],
-    kids: Sequence[Sequence[int]] | None = None,
-    blocks: Sequence[Block] | None = None,
+    group: Sequence[Block], dated: Sequence[int], kids: Sequence[Sequence[int]], blocks: Sequence[Block]
 ) -> bool:
-    """Whether most members carry a date; with ``kids`` and ``blocks``, a member's span runs on
-    through the siblings paired with it (of a tag that follows at least half of the members: a
-    ``<dt>`` author line, then the ``<dd>`` text and the ``<dd>`` date of one comment)."""
-    if kids is None or blocks is None or not group or group[0].parent < 0:
-        return sum(1 for b in group if dated[b.index]) * 2 >= len(group)
+    """Whether most members carry a date; a member's span runs on through the siblings paired with
+    it (of a tag that follows at least half of the members: a ``<dt>`` author line, then the
+    ``<dd>`` text and the ``<dd>`` date of one comment)."""
     members = {b.index for b in group}
     siblings = kids[group[0].parent]
     follows = Counter(blocks[k].tag for prev, k in pairwise(siblings) if prev in members and k not in members)
@@ -214,9 +209,14 @@ def _mostly_dated(
     return spans * 2 >= len(group)
 
 
+def date_line(block: Block) -> bool:
+    """A block with a ``datetime`` value or a short line holding a date (printed or relative)."""
+    return bool(block.datetimes) or (0 < len(block.text) <= SHORT_SLOT_CHARS and is_dated(block.text))
+
+
 def dated_flags(blocks: Sequence[Block]) -> list[int]:
-    """1 for a block with a ``datetime`` value or a short dated line, else 0 (one inlined pass)."""
-    return [1 if b.datetimes or (0 < len(b.text) <= SHORT_SLOT_CHARS and is_dated(b.text)) else 0 for b in blocks]
+    """1 for each date line (``date_line``), else 0."""
+    return [int(date_line(b)) for b in blocks]
 
 
 def _nested_unit(blocks: Sequence[Block], path: Sequence[int], counts: Sequence[int]) -> list[Block] | None:

@@ -34,15 +34,13 @@ class ReextractReport:
     pages: int = 0
 
 
-def _relearn_profiles(store: Store, site: str) -> dict[int, SiteProfile]:
+def _relearn_profiles(store: Store, site: str, known: frozenset[str]) -> dict[int, SiteProfile]:
     learned: dict[int, SiteProfile] = {}
     for row in store.db.query("SELECT * FROM profiles WHERE site = ? ORDER BY version", [site]):
         ids = json.loads(row["snapshots"] or "[]")
         snaps = store.load_snapshots(ids)
         old = SiteProfile.from_json(row["profile"]) if row["profile"] else None
-        profile = learn_profile(
-            jobs.pages_of(store, snaps), old.options if old else DEFAULT, store.known_comment_identifiers(site)
-        )
+        profile = learn_profile(jobs.pages_of(store, snaps), old.options if old else DEFAULT, known)
         profile.learned_at = old.learned_at if old else profile.learned_at  # same JSON when nothing changed
         jobs.inherit_layout(profile, learned.get(int(row["version"]) - 1))
         learned[int(row["version"])] = profile
@@ -61,12 +59,14 @@ def _relearn_profiles(store: Store, site: str) -> dict[int, SiteProfile]:
 
 
 def reextract_site(store: Store, cfg: jobs.JobConfig, site: str, report: ReextractReport) -> None:
-    profiles = _relearn_profiles(store, site)
+    # the other sites' comment identifiers: this site's re-extraction does not change them
+    known = store.known_comment_identifiers(site)
+    profiles = _relearn_profiles(store, site, known)
     report.profiles += len(profiles)
     for batch in store.db.query("SELECT id, profile_version FROM batches WHERE site = ? AND state = 'done'", [site]):
         snaps = store.load_snapshots(store.batch_snapshots(batch["id"]))
         pages = jobs.pages_of(store, snaps)
-        results = extract_site(pages, known_comment_ids=store.known_comment_identifiers(site))
+        results = extract_site(pages, known_comment_ids=known)
         if batch["profile_version"] in profiles:
             jobs.fill_records(pages, results, profiles[batch["profile_version"]])
         rows = [
