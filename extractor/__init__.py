@@ -8,7 +8,7 @@ Pure library: no Scrapy, no SQLite. See docs/algorithm.md for the method and its
 
 from .options import DEFAULT, PAPER, PRESETS, Options
 from .pipeline import BlockResult, Page, PageExtraction, extract_site, read_page
-from .profile import SiteProfile, learn_profile
+from .profile import SiteProfile, extract_and_learn, learn_profile
 
 __all__ = [
     "DEFAULT",
@@ -19,6 +19,7 @@ __all__ = [
     "Page",
     "PageExtraction",
     "SiteProfile",
+    "extract_and_learn",
     "extract_site",
     "learn_profile",
     "read_page",

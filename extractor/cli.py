@@ -23,7 +23,7 @@ from .corpus import CorpusSite, iter_corpus
 from .identifiers import DEFAULT_IDENTIFIER
 from .options import PRESETS, Options
 from .pipeline import NO_COMMENTS, Page, PageExtraction, extract_site
-from .profile import learn_profile
+from .profile import extract_and_learn
 from .scoring import RecordCounts, SiteScore, macro, metrics, pooled, score_page, score_records
 from .separate import COMMENT, POST
 
@@ -97,8 +97,7 @@ def _as_pipeline(pages: Sequence[Page], options: Options) -> list[PageExtraction
     """As the crawl pipeline meets a site: the first half (in file order) as one set, then a
     profile learned from it extracts each later page on its own."""
     half = max(1, len(pages) // 2)
-    first = extract_site(pages[:half], options)
-    profile = learn_profile(pages[:half], options)
+    first, profile = extract_and_learn(pages[:half], options)
     return first + [profile.extract(p) for p in pages[half:]]
 
 

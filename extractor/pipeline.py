@@ -168,11 +168,21 @@ def collector_paused() -> Iterator[None]:
 
 
 def _extract_site(pages: Sequence[Page], options: Options, known_comment_ids: Iterable[str]) -> list[PageExtraction]:
+    parsed = read_set(pages, options)
+    roles = classify([p for p in parsed if p.error is None], options, frozenset(known_comment_ids))
+    return set_outputs(parsed, roles, options)
+
+
+def read_set(pages: Sequence[Page], options: Options) -> list[ParsedPage]:
+    """Steps 1-3 for every page of a set (tag-only vectors shared between its pages)."""
     cache: dict[object, Vector] = {}
-    parsed = [read_page(p, options, cache) for p in pages]
+    return [read_page(p, options, cache) for p in pages]
+
+
+def set_outputs(parsed: Sequence[ParsedPage], roles: SiteRoles, options: Options) -> list[PageExtraction]:
+    """Every page's extraction once its set is classified (``roles`` covers the pages without error):
+    comment records, then post and comment texts."""
     good = [p for p in parsed if p.error is None]
-    results = {id(p): p for p in good}
-    roles = classify(good, options, frozenset(known_comment_ids))
     records = split_comments([p.blocks for p in good], roles.roles) if options.comment_records else None
     if records is None and options.comment_records and options.lone_comments:
         records = [single_unit_records(p.blocks, r) for p, r in zip(good, roles.roles, strict=True)]
@@ -186,7 +196,7 @@ def _extract_site(pages: Sequence[Page], options: Options, known_comment_ids: It
             out.append(PageExtraction(p.url, encoding=p.encoding, error=p.error, warnings=p.warnings))
             continue
         page_records = records[ok] if records is not None else None
-        out.append(page_output(results[id(p)], roles.roles[ok], roles.idents[ok], roles.warnings, page_records))
+        out.append(page_output(p, roles.roles[ok], roles.idents[ok], roles.warnings, page_records))
         ok += 1
     return out
 

@@ -27,7 +27,18 @@ from .fallback import Fallback, dated_comment_region, feed_comment_ids, identifi
 from .identifiers import assign_identifiers, once_identifiers, page_candidates
 from .matching import FingerprintIndex, Vector
 from .options import DEFAULT, Options
-from .pipeline import Page, PageExtraction, ParsedPage, classify, collector_paused, page_output, read_page
+from .pipeline import (
+    Page,
+    PageExtraction,
+    ParsedPage,
+    SiteRoles,
+    classify,
+    collector_paused,
+    page_output,
+    read_page,
+    read_set,
+    set_outputs,
+)
 from .records import CommentLayout, CommentRecord, learn_layout, single_unit_records, split_comments
 from .robust import METADATA_MAX_CHARS, drop_link_blocks, page_rules
 from .separate import BOILERPLATE, COMMENT, POST
@@ -230,10 +241,27 @@ def learn_profile(
         return profile_from_parsed(parsed, options, frozenset(known_comment_ids))
 
 
+def extract_and_learn(
+    pages: Sequence[Page], options: Options = DEFAULT, known_comment_ids: Iterable[str] = ()
+) -> tuple[list[PageExtraction], SiteProfile]:
+    """``extract_site`` and ``learn_profile`` of one set, its pages read and classified once (the
+    crawl pipeline's batch job needs both)."""
+    with collector_paused():
+        parsed = read_set(pages, options)
+        good = [p for p in parsed if p.error is None]
+        site = classify(good, options, frozenset(known_comment_ids))
+        profile = profile_from_roles(good, site, options)  # before the outputs: D14 may rewrite roles
+        return set_outputs(parsed, site, options), profile
+
+
 def profile_from_parsed(
     parsed: Sequence[ParsedPage], options: Options, known_comment_ids: frozenset[str] = frozenset()
 ) -> SiteProfile:
-    site = classify(parsed, options, known_comment_ids)
+    return profile_from_roles(parsed, classify(parsed, options, known_comment_ids), options)
+
+
+def profile_from_roles(parsed: Sequence[ParsedPage], site: SiteRoles, options: Options) -> SiteProfile:
+    """The profile of a classified set (``parsed``: its pages without error)."""
     fingerprints: dict[frozenset[tuple[str, float]], dict[str, float]] = {}
     comment_ids: set[str] = set()
     for page, unique, roles, idents in zip(parsed, site.unique, site.roles, site.idents, strict=True):

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from crawler.schedule import to_iso
-from extractor import Page, PageExtraction, SiteProfile, extract_site, learn_profile
+from extractor import Page, PageExtraction, SiteProfile, extract_and_learn, learn_profile
 from pipelines.comments import comment_dicts, refresh_article
 from pipelines.feedcheck import parse_comment_feed, store_feed_comments
 from pipelines.store import Store, gunzip_body
@@ -221,8 +221,8 @@ def run_batch(cfg: JobConfig, batch_id: int) -> JobReport:
     # identifiers that held comments on the store's other sites (2013 §4.7), for a set without a
     # comment-free page
     known = store.known_comment_identifiers(report.site)
-    results = extract_site(pages, known_comment_ids=known)
-    profile = inherit_layout(learn_profile(pages, known_comment_ids=known), previous[1] if previous else None)
+    results, learned = extract_and_learn(pages, known_comment_ids=known)
+    profile = inherit_layout(learned, previous[1] if previous else None)
     fill_records(pages, results, profile)
     with store.transaction():
         if (store.batch(batch_id) or {}).get("state") != "full":

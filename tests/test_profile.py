@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from garden_blog import COMMENTS, POSTS, blog_page
 
-from extractor import DEFAULT, PAPER, Page, SiteProfile, extract_site, learn_profile
+from extractor import DEFAULT, PAPER, Page, SiteProfile, extract_and_learn, extract_site, learn_profile
 from extractor.corpus import iter_corpus
 from extractor.scoring import tokenize
 
@@ -276,3 +276,15 @@ def test_profile_from_comment_free_pages_finds_a_lone_comment(corpus_root: Path)
             assert out.comments == [t["comments"][0]["text"]]
             checked += 1
     assert checked >= 2
+
+
+def test_extract_and_learn_equals_extract_site_and_learn_profile(corpus_root: Path) -> None:
+    # the batch job reads and classifies a set once for both; nothing may differ from the two calls
+    d = corpus_root / "wordpress" / "tt21" / "pages"
+    pages = [Page(None, f.read_bytes()) for f in sorted(d.glob("*.html"))[:8]]
+    results, profile = extract_and_learn(pages)
+    assert [r.as_json() for r in results] == [r.as_json() for r in extract_site(pages)]
+    alone = json.loads(learn_profile(pages).to_json())
+    both = json.loads(profile.to_json())
+    alone["learned_at"] = both["learned_at"] = 0
+    assert both == alone
