@@ -87,7 +87,7 @@ cdef inline bint _blank(const char* s, Py_ssize_t n) noexcept:
     return True
 
 
-cdef _measure(object block, str text, Py_ssize_t link_chars):
+cdef _measure(Block block, str text, Py_ssize_t link_chars):
     # blocks._finish, compiled: the lines of the block (whitespace runs collapsed, blank lines
     # dropped), their lower-cased counts, and the characters of text and of link text.
     cdef list kept = []
@@ -110,13 +110,68 @@ cdef _measure(object block, str text, Py_ssize_t link_chars):
     block.link_chars = link_chars if link_chars < chars else chars
 
 
-cdef object _new_block(
-    object cls, Py_ssize_t index, str tag, Py_ssize_t parent, Py_ssize_t prev, object id_, object class_, dict tags
+cdef class Block:
+    """One block of one page, with its measures (``blocks.Block``, compiled: a walk creates a
+    hundred thousand of them per set, and a C struct is filled without attribute lookups)."""
+
+    cdef public object index  # preorder position in the page
+    cdef public str tag
+    cdef public object parent  # index of the enclosing block, -1 for the outermost
+    cdef public object prev_sibling  # index of the previous block with the same parent, -1 if none
+    cdef public object element_id
+    cdef public object element_class
+    cdef public str xpath
+    cdef public str text  # the block's own text, one line per line, blank lines dropped
+    cdef public object text_chars
+    cdef public object link_chars
+    cdef public dict tags
+    cdef public dict lines
+    cdef public dict attrs
+    cdef public tuple datetimes  # <time datetime> values, for comment dates
+
+    def __init__(
+        self, index, tag, parent, prev_sibling, element_id=None, element_class=None, xpath="", text="",
+        text_chars=0, link_chars=0, tags=None, lines=None, attrs=None, datetimes=(),
+    ):
+        self.index = index
+        self.tag = tag
+        self.parent = parent
+        self.prev_sibling = prev_sibling
+        self.element_id = element_id
+        self.element_class = element_class
+        self.xpath = xpath
+        self.text = text
+        self.text_chars = text_chars
+        self.link_chars = link_chars
+        self.tags = {} if tags is None else tags
+        self.lines = {} if lines is None else lines
+        self.attrs = {} if attrs is None else attrs
+        self.datetimes = datetimes
+
+    @property
+    def link_density(self):
+        return self.link_chars / self.text_chars if self.text_chars else 0.0
+
+    @property
+    def has_text(self):
+        return bool(self.text)
+
+    def __repr__(self):
+        return (
+            f"Block(index={self.index!r}, tag={self.tag!r}, parent={self.parent!r}, "
+            f"prev_sibling={self.prev_sibling!r}, element_id={self.element_id!r}, "
+            f"element_class={self.element_class!r}, xpath={self.xpath!r}, text={self.text!r})"
+        )
+
+
+cdef dict _EMPTY = {}
+
+
+cdef Block _new_block(
+    Py_ssize_t index, str tag, Py_ssize_t parent, Py_ssize_t prev, object id_, object class_, dict tags
 ):
-    # Block(index, tag, parent, prev_sibling, id, class) without the dataclass's Python-level
-    # __init__ (a third of the walk's time): every field set here, with Block's defaults
-    # (tests/test_cwalk.py compares every field with the pure-Python walk's blocks).
-    block = cls.__new__(cls)
+    # Block(index, tag, parent, prev_sibling, id, class) without __init__'s argument parsing.
+    cdef Block block = Block.__new__(Block)
     block.index = index
     block.tag = tag
     block.parent = parent
@@ -128,8 +183,10 @@ cdef object _new_block(
     block.text_chars = 0
     block.link_chars = 0
     block.tags = tags  # filled in as the walk meets the block's elements
-    block.lines = {}
-    block.attrs = {}
+    # most blocks have no text lines or attribute values: they share one empty dict, never
+    # written to (the walk gives a block its own attrs dict before adding to it)
+    block.lines = _EMPTY
+    block.attrs = _EMPTY
     block.datetimes = ()
     return block
 
@@ -138,12 +195,11 @@ def walk(
     cetree._Element start,
     frozenset block_tags,
     frozenset excluded,
-    object block_cls,
     object getpath,
 ):
     """Blocks of the subtree at ``start`` in preorder (``start`` is always block 0).
 
-    ``block_cls`` is ``blocks.Block``; each block is measured as ``blocks._finish`` measures it;
+    Each block is measured as ``blocks._finish`` measures it;
     ``getpath`` (the tree's) gives the XPath of ``start`` and of
     non-block parents of blocks.
     """
@@ -167,7 +223,7 @@ def walk(
     cdef dict tags
     cdef dict attrs
     cdef str tag, value
-    cdef object block
+    cdef Block block
     cdef object block_id, block_class
     try:
         while True:
@@ -194,7 +250,7 @@ def walk(
                     if depth >= 0:
                         lv = &levels[depth]
                         _add(lv, "\n", 1)
-                        block = _new_block(block_cls, i, tag, lv.index, lv.last_child, block_id, block_class, tags)
+                        block = _new_block(i, tag, lv.index, lv.last_child, block_id, block_class, tags)
                         lv.last_child = i
                         pkey = <size_t>node.parent
                         per_parent = counts.get(pkey)
@@ -206,7 +262,7 @@ def walk(
                         owns.append(<size_t>node)
                         positions.append(n)
                     else:
-                        block = _new_block(block_cls, i, tag, -1, -1, block_id, block_class, tags)
+                        block = _new_block(i, tag, -1, -1, block_id, block_class, tags)
                         parents.append(0)
                         owns.append(<size_t>node)
                         positions.append(0)
@@ -246,6 +302,8 @@ def walk(
                                     block.datetimes += (value,)
                                 else:
                                     attrs = block.attrs
+                                    if attrs is _EMPTY:
+                                        attrs = block.attrs = {}
                                     attrs[value] = attrs.get(value, 0) + 1
                         attr = attr.next
                 if tag == "a":
@@ -321,6 +379,17 @@ cdef _set_xpaths(
         block.xpath = path
 
 
+cdef object _vector_key(dict weights):
+    # matching.vector_key in C: the same order-free sum, modulo 2**64
+    cdef unsigned long long h = <unsigned long long>len(weights)
+    cdef unsigned long long hk, hv
+    for f, w in weights.items():
+        hk = <unsigned long long>hash(f)
+        hv = <unsigned long long>hash(w)
+        h += (hk * <unsigned long long>0x9E3779B97F4A7C15) ^ hv
+    return h
+
+
 def block_vectors(list blocks, str mode, double scale, dict cache, object vector_cls, object hypot, str tag_prefix, str attr_prefix):
     """``features.block_vector`` for every block of a page, compiled (same weights, norm and key).
 
@@ -363,7 +432,7 @@ def block_vectors(list blocks, str mode, double scale, dict cache, object vector
         vector = vector_cls.__new__(vector_cls)
         vector.weights = weights
         vector.norm = hypot(*weights.values())
-        vector.key = frozenset(weights.items())
+        vector.key = _vector_key(weights)
         if bare:
             cache[cache_key] = vector
         out.append(vector)

@@ -31,15 +31,33 @@ from dataclasses import dataclass
 _EPS = 1e-9
 
 
+_MASK = (1 << 64) - 1
+_MIX = 0x9E3779B97F4A7C15
+
+
+def vector_key(weights: dict[str, float]) -> int:
+    """An order-free 64-bit hash of a vector's features and weights: equal vectors share it.
+
+    Unequal vectors may share it too, so grouping by key compares the weights as well
+    (``same_vector``). A frozenset of the items did both at once, but built a hash table and one
+    tuple per feature for each of a set's ~50,000 text blocks. ``_cwalk.block_vectors`` computes
+    the same value in C (tests/test_cwalk.py compares them).
+    """
+    h = len(weights)
+    for f, w in weights.items():
+        h += ((hash(f) & _MASK) * _MIX & _MASK) ^ (hash(w) & _MASK)
+    return h & _MASK
+
+
 class Vector:
-    """A sparse non-negative feature vector with its norm and identity key."""
+    """A sparse non-negative feature vector with its norm and identity key (``vector_key``)."""
 
     __slots__ = ("key", "norm", "weights")
 
     def __init__(self, weights: dict[str, float]) -> None:
         self.weights = weights
         self.norm: float = math.hypot(*weights.values())
-        self.key: frozenset[tuple[str, float]] = frozenset(weights.items())
+        self.key: int = vector_key(weights)
 
     def __repr__(self) -> str:
         return f"Vector({self.weights!r})"
@@ -85,17 +103,58 @@ class _Distinct:
     pages: set[int]
 
 
+class DistinctVectors:
+    """Vectors numbered by identity of their weights (key first, then the weights compared).
+
+    >>> d = DistinctVectors()
+    >>> d.number(Vector({"a": 1.0})), d.number(Vector({"b": 1.0})), d.number(Vector({"a": 1.0}))
+    (0, 1, 0)
+    """
+
+    __slots__ = ("by_key", "collided", "vectors")
+
+    def __init__(self) -> None:
+        self.vectors: list[Vector] = []
+        self.by_key: dict[int, int] = {}
+        self.collided: dict[int, list[int]] = {}  # further numbers of a key shared by unequal vectors
+
+    def number(self, v: Vector) -> int:
+        """The number of ``v``'s weights, a new one when they were not seen before."""
+        i = self.by_key.get(v.key)
+        if i is None:
+            i = self.by_key[v.key] = len(self.vectors)
+            self.vectors.append(v)
+            return i
+        seen = self.vectors[i]
+        if seen is v or seen.weights == v.weights:
+            return i
+        others = self.collided.setdefault(v.key, [])
+        for j in others:
+            if self.vectors[j].weights == v.weights:
+                return j
+        others.append(len(self.vectors))
+        self.vectors.append(v)
+        return len(self.vectors) - 1
+
+    def __contains__(self, v: Vector) -> bool:
+        i = self.by_key.get(v.key)
+        if i is None:
+            return False
+        if self.vectors[i].weights == v.weights:
+            return True
+        return any(self.vectors[j].weights == v.weights for j in self.collided.get(v.key, ()))
+
+
 def _group(pages: Sequence[Sequence[Vector]]) -> tuple[list[_Distinct], list[list[int]]]:
     """Distinct vectors with the pages they occur on, and each occurrence's distinct index."""
-    by_key: dict[frozenset[tuple[str, float]], int] = {}
+    numbers = DistinctVectors()
     distinct: list[_Distinct] = []
     where: list[list[int]] = []
     for p, vectors in enumerate(pages):
         row = []
         for v in vectors:
-            i = by_key.get(v.key)
-            if i is None:
-                i = by_key[v.key] = len(distinct)
+            i = numbers.number(v)
+            if i == len(distinct):
                 distinct.append(_Distinct(v, set()))
             distinct[i].pages.add(p)
             row.append(i)
@@ -243,7 +302,9 @@ class FingerprintIndex:
     def __init__(self, vectors: Sequence[Vector], threshold: float = 0.9) -> None:
         self.threshold = threshold
         self.vectors = [v for v in vectors if v.norm]
-        self.keys = {v.key for v in self.vectors}
+        self.keys = DistinctVectors()
+        for v in self.vectors:
+            self.keys.number(v)
         distinct = [_Distinct(v, {0}) for v in self.vectors]
         self.index: dict[str, list[int]] = {}
         for i, prefix in enumerate(_prefixes(distinct, threshold)):
@@ -253,7 +314,7 @@ class FingerprintIndex:
     def matches(self, x: Vector) -> bool:
         if not x.norm:
             return False
-        if x.key in self.keys:
+        if x in self.keys:
             return True
         seen: set[int] = set()
         for f in x.weights:

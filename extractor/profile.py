@@ -25,7 +25,7 @@ from dataclasses import asdict, dataclass, field
 from .blocks import Block
 from .fallback import Fallback, dated_comment_region, feed_comment_ids, identifier_region
 from .identifiers import assign_identifiers, once_identifiers, page_candidates
-from .matching import FingerprintIndex, Vector
+from .matching import DistinctVectors, FingerprintIndex, Vector
 from .options import DEFAULT, Options
 from .pipeline import (
     Page,
@@ -262,17 +262,17 @@ def profile_from_parsed(
 
 def profile_from_roles(parsed: Sequence[ParsedPage], site: SiteRoles, options: Options) -> SiteProfile:
     """The profile of a classified set (``parsed``: its pages without error)."""
-    fingerprints: dict[frozenset[tuple[str, float]], dict[str, float]] = {}
+    fingerprints = DistinctVectors()
     comment_ids: set[str] = set()
     for page, unique, roles, idents in zip(parsed, site.unique, site.roles, site.idents, strict=True):
         for vector, is_unique, role, ident in zip(page.vectors, unique, roles, idents, strict=True):
             if not is_unique:
-                fingerprints.setdefault(vector.key, vector.weights)
+                fingerprints.number(vector)
             if role == COMMENT:
                 comment_ids.add(ident)
     return SiteProfile(
         options=options,
-        boilerplate=list(fingerprints.values()),
+        boilerplate=[v.weights for v in fingerprints.vectors],
         eligible=set(site.eligible),
         post_ids=set(site.post_ids),
         metadata_ids=set(site.metadata_ids),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ from extractor import blocks as B
 from extractor.corpus import iter_corpus
 from extractor.decode import decode_html
 
-FIELDS = [f.name for f in fields(B.Block)]
+FIELDS = list(B.BLOCK_FIELDS)
 
 needs_cwalk = pytest.mark.skipif(B._cwalk is None, reason="compiled walk not built (no C compiler)")
 

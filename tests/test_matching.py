@@ -10,7 +10,16 @@ from hypothesis import strategies as st
 from extractor import DEFAULT, PAPER, Page, extract_site
 from extractor.blocks import parse_blocks
 from extractor.features import block_vector
-from extractor.matching import Vector, cosine, near_duplicate_clusters, unique_blocks, unique_blocks_bruteforce
+from extractor.matching import (
+    DistinctVectors,
+    FingerprintIndex,
+    Vector,
+    cosine,
+    near_duplicate_clusters,
+    unique_blocks,
+    unique_blocks_bruteforce,
+    vector_key,
+)
 
 # A small vocabulary and few weights make exact duplicates and near matches frequent.
 VOCAB = ["\n<p", "\n<div", "\n<a", "home", "about", "post", "reply", "x", "y", "z"]
@@ -222,3 +231,25 @@ def test_cosine_is_exactly_symmetric_at_a_tie():
     threshold = cosine(a, b)
     assert cosine(b, a) == threshold
     assert unique_blocks([[a], [b]], threshold) == unique_blocks_bruteforce([[a], [b]], threshold)
+
+
+def test_vector_key_ignores_feature_order_and_int_or_float_weights():
+    assert vector_key({"a": 1.0, "b": 2}) == vector_key({"b": 2.0, "a": 1})
+    assert vector_key({"a": 1.0}) != vector_key({"a": 2.0})
+
+
+def _collide(*vectors: Vector) -> list[Vector]:
+    for v in vectors:
+        v.key = 42  # unequal vectors sharing a key, as a 64-bit hash allows
+    return list(vectors)
+
+
+def test_unequal_vectors_with_one_key_stay_distinct():
+    a, b, a2 = _collide(Vector({"nav": 1.0}), Vector({"post": 1.0}), Vector({"nav": 1.0}))
+    numbers = DistinctVectors()
+    assert [numbers.number(v) for v in (a, b, a2)] == [0, 1, 0]
+    assert b in numbers and Vector({"other": 1.0}) not in numbers
+    # matching: "nav" is on both pages, "post" only on the second
+    assert unique_blocks([[a], [b, a2]]) == [[False], [True, False]]
+    index = FingerprintIndex([a])
+    assert index.matches(a2) and not index.matches(b)
