@@ -12,7 +12,7 @@ line break to the text instead of to its tail.
 """
 
 from cpython.unicode cimport PyUnicode_DecodeUTF8
-from libc.stdlib cimport free, realloc
+from libc.stdlib cimport free, malloc, realloc
 from libc.math cimport sqrt
 from libc.string cimport memcpy, strcmp, strlen
 
@@ -437,3 +437,91 @@ def block_vectors(list blocks, str mode, double scale, dict cache, object vector
             cache[cache_key] = vector
         out.append(vector)
     return out
+
+
+cdef class BlockResult:
+    """``pipeline.BlockResult``, compiled: a page reports every block (a set, a hundred thousand)."""
+
+    cdef public object index
+    cdef public str tag
+    cdef public str xpath
+    cdef public str identifier
+    cdef public str role  # "post", "comment" or "boilerplate"
+    cdef public str text
+
+    def __init__(self, index, tag, xpath, identifier, role, text):
+        self.index = index
+        self.tag = tag
+        self.xpath = xpath
+        self.identifier = identifier
+        self.role = role
+        self.text = text
+
+    def _fields(self):
+        return (self.index, self.tag, self.xpath, self.identifier, self.role, self.text)
+
+    def __eq__(self, other):
+        if not isinstance(other, BlockResult):
+            return NotImplemented
+        return self._fields() == (<BlockResult>other)._fields()
+
+    __hash__ = None
+
+    def __repr__(self):
+        return "BlockResult(index=%r, tag=%r, xpath=%r, identifier=%r, role=%r, text=%r)" % self._fields()
+
+
+def page_blocks(list blocks, list roles, list idents, str post, str comment):
+    """``pipeline.page_output``'s loop: every block's result, the post's lines, the comment texts."""
+    cdef list results = []
+    cdef list post_lines = []
+    cdef list comments = []
+    cdef Block b
+    cdef BlockResult r
+    cdef str role
+    cdef Py_ssize_t i, n = len(blocks)
+    if len(roles) != n or len(idents) != n:
+        raise ValueError("blocks, roles and identifiers differ in length")
+    for i in range(n):
+        b = <Block>blocks[i]
+        role = <str>roles[i]
+        r = BlockResult.__new__(BlockResult)
+        r.index = b.index
+        r.tag = b.tag
+        r.xpath = b.xpath
+        r.identifier = <str>idents[i]
+        r.role = role
+        r.text = b.text
+        results.append(r)
+        if b.text:
+            if role == post:
+                post_lines.append(b.text)
+            elif role == comment:
+                comments.append(b.text)
+    return results, post_lines, comments
+
+
+def subtree_sums(list values, list blocks):
+    """``units.subtree_sums``: each block's value plus its descendants' (preorder, children first
+    when reversed)."""
+    cdef Py_ssize_t n = len(blocks), i, p
+    cdef long long* acc
+    cdef Block b
+    if len(values) != n:
+        raise ValueError("one value per block")
+    if n == 0:
+        return []
+    acc = <long long*>malloc(n * sizeof(long long))
+    if acc == NULL:
+        raise MemoryError()
+    try:
+        for i in range(n):
+            acc[i] = values[i]
+        for i in range(n - 1, -1, -1):
+            b = <Block>blocks[i]
+            p = b.parent
+            if p >= 0 and acc[i]:
+                acc[p] += acc[i]
+        return [acc[i] for i in range(n)]
+    finally:
+        free(acc)

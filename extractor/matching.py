@@ -148,14 +148,18 @@ class DistinctVectors:
 def _group(pages: Sequence[Sequence[Vector]]) -> tuple[list[_Distinct], list[list[int]]]:
     """Distinct vectors with the pages they occur on, and each occurrence's distinct index."""
     numbers = DistinctVectors()
+    by_key, seen = numbers.by_key, numbers.vectors
     distinct: list[_Distinct] = []
     where: list[list[int]] = []
     for p, vectors in enumerate(pages):
         row = []
         for v in vectors:
-            i = numbers.number(v)
-            if i == len(distinct):
-                distinct.append(_Distinct(v, set()))
+            i = by_key.get(v.key)
+            # the common cases inline (one call per block adds up): shared object, or a new key
+            if i is None or (seen[i] is not v and seen[i].weights != v.weights):
+                i = numbers.number(v)
+                if i == len(distinct):
+                    distinct.append(_Distinct(v, set()))
             distinct[i].pages.add(p)
             row.append(i)
         where.append(row)

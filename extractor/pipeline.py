@@ -14,8 +14,9 @@ import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from .blocks import Block, parse_blocks
+from .blocks import Block, _cwalk, parse_blocks  # type: ignore[attr-defined]
 from .decode import decode_html
 from .fallback import Fallback, dated_comment_region, feed_comment_ids, identifier_region
 from .features import block_vectors
@@ -65,6 +66,10 @@ class BlockResult:
     identifier: str
     role: str  # "post", "comment" or "boilerplate"
     text: str
+
+
+if _cwalk is not None and not TYPE_CHECKING:
+    BlockResult = _cwalk.BlockResult  # the same class compiled, built in C by page_output
 
 
 @dataclass(slots=True)
@@ -337,17 +342,18 @@ def page_output(
     warnings: list[str],
     records: list[CommentRecord] | None = None,
 ) -> PageExtraction:
-    post_lines: list[str] = []
-    comments: list[str] = []
-    results = []
-    for b, role, ident in zip(page.blocks, roles, idents, strict=True):
-        results.append(BlockResult(b.index, b.tag, b.xpath, ident, role, b.text))
-        if not b.text:
-            continue
-        if role == POST:
-            post_lines.append(b.text)
-        elif role == COMMENT:
-            comments.append(b.text)
+    if _cwalk is not None:
+        results, post_lines, comments = _cwalk.page_blocks(page.blocks, roles, idents, POST, COMMENT)
+    else:
+        post_lines, comments, results = [], [], []
+        for b, role, ident in zip(page.blocks, roles, idents, strict=True):
+            results.append(BlockResult(b.index, b.tag, b.xpath, ident, role, b.text))
+            if not b.text:
+                continue
+            if role == POST:
+                post_lines.append(b.text)
+            elif role == COMMENT:
+                comments.append(b.text)
     if records is not None:
         comments = [r.text for r in records if r.text]
     return PageExtraction(

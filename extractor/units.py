@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from .blocks import HEADINGS, Block
+from .blocks import HEADINGS, Block, _cwalk  # type: ignore[attr-defined]
 from .dates import is_dated
 from .separate import COMMENT, POST
 
@@ -53,6 +53,8 @@ def children(blocks: Sequence[Block]) -> list[list[int]]:
 
 def subtree_sums(values: list[int], blocks: Sequence[Block]) -> list[int]:
     """Each block's value plus its descendants' (blocks are in preorder, so reversed = children first)."""
+    if _cwalk is not None and type(blocks) is list:
+        return _cwalk.subtree_sums(values, blocks)  # type: ignore[no-any-return]
     sums = list(values)
     for b in reversed(blocks):
         if b.parent >= 0 and sums[b.index]:
