@@ -315,6 +315,18 @@ class FingerprintIndex:
             for f in prefix:
                 self.index.setdefault(f, []).append(i)
 
+    def unmatched(self, vectors: Sequence[Vector]) -> list[bool]:
+        """``not self.matches(x)`` for each vector, the exact fingerprints (most of a page) inline."""
+        by_key, known = self.keys.by_key, self.keys.vectors
+        out = []
+        for x in vectors:
+            i = by_key.get(x.key)
+            if i is not None and x.norm and (known[i] is x or known[i].weights == x.weights):
+                out.append(False)
+            else:
+                out.append(not self.matches(x))
+        return out
+
     def matches(self, x: Vector) -> bool:
         if not x.norm:
             return False

@@ -106,7 +106,7 @@ class SiteProfile:
     def roles(self, parsed: ParsedPage) -> tuple[list[str], list[str], float]:
         """Every block's role and identifier, and the share of blocks matching a fingerprint."""
         index = self.index()
-        unique = [not index.matches(v) for v in parsed.vectors]
+        unique = index.unmatched(parsed.vectors)
         matched = sum(1 for u in unique if not u)
         match = matched / len(unique) if unique else 0.0
         content = [unique]
