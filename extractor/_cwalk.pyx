@@ -87,15 +87,14 @@ cdef inline bint _blank(const char* s, Py_ssize_t n) noexcept:
     return True
 
 
-cdef _measure(Block block, str text, Py_ssize_t link_chars):
+cdef tuple _measured(str text):
     # blocks._finish, compiled: the lines of the block (whitespace runs collapsed, blank lines
-    # dropped), their lower-cased counts, and the characters of text and of link text.
+    # dropped) joined, their lower-cased counts, and the characters of text; None when blank.
     cdef list kept = []
     cdef dict lines = {}
     cdef str raw, line, low, joined
-    cdef Py_ssize_t chars
     if text.isspace():
-        return
+        return None
     for raw in text.split("\n"):
         line = " ".join(raw.split())
         if line:
@@ -103,9 +102,28 @@ cdef _measure(Block block, str text, Py_ssize_t link_chars):
             low = line.lower()
             lines[low] = lines.get(low, 0) + 1
     joined = "\n".join(kept)
-    block.lines = lines
-    block.text = joined
-    chars = len(joined) - len(kept) + 1
+    return (joined, lines, len(joined) - len(kept) + 1)
+
+
+cdef _measure(Block block, const char* data, Py_ssize_t length, Py_ssize_t link_chars, dict texts):
+    # A site's pages repeat most of their text blocks (menus, footers, sidebars: about 60 % of a
+    # set's text blocks): ``texts`` maps a block's raw UTF-8 text to its measures, shared by the
+    # blocks that repeat it (their ``text`` and ``lines`` are never modified).
+    cdef tuple m
+    cdef bytes raw
+    cdef Py_ssize_t chars
+    if texts is None:
+        m = _measured(_decode(data, length))
+    else:
+        raw = data[:length]
+        m = texts.get(raw, _MISSING)
+        if m is _MISSING:
+            m = texts[raw] = _measured(_decode(data, length))
+    if m is None:
+        return
+    block.text = m[0]
+    block.lines = m[1]
+    chars = m[2]
     block.text_chars = chars
     block.link_chars = link_chars if link_chars < chars else chars
 
@@ -165,6 +183,7 @@ cdef class Block:
 
 
 cdef dict _EMPTY = {}
+cdef tuple _MISSING = ()
 
 
 cdef Block _new_block(
@@ -196,6 +215,7 @@ def walk(
     frozenset block_tags,
     frozenset excluded,
     object getpath,
+    dict texts=None,
 ):
     """Blocks of the subtree at ``start`` in preorder (``start`` is always block 0).
 
@@ -335,7 +355,7 @@ def walk(
                         block = blocks[lv.index]
                         tag_stack.pop()
                         if not _blank(lv.data, lv.length):
-                            _measure(block, _decode(lv.data, lv.length), lv.link_chars)
+                            _measure(block, lv.data, lv.length, lv.link_chars, texts)
                         depth -= 1
                         if depth >= 0:
                             _add(&levels[depth], "\n", 1)
@@ -393,24 +413,28 @@ cdef object _vector_key(dict weights):
 def block_vectors(list blocks, str mode, double scale, dict cache, object vector_cls, object hypot, str tag_prefix, str attr_prefix):
     """``features.block_vector`` for every block of a page, compiled (same weights, norm and key).
 
-    ``cache`` shares the vectors of blocks with tags only (most of a page) within a set.
+    ``cache`` shares the vectors of repeated blocks within a set: blocks with tags only (most of a
+    page) keyed by their tag counts, others by tag counts, text and attribute values (a vector
+    depends on nothing else: the lines are the text's).
     """
     cdef list out = []
     cdef dict tags, lines, attrs, weights
     cdef dict tag_keys = {}
     cdef Py_ssize_t n
     cdef int kind = 0 if mode == "binary" else (1 if mode == "count" else 2)
+    cdef Block block
     for block in blocks:
         tags = block.tags
         lines = block.lines
         attrs = block.attrs
-        bare = not lines and not attrs
-        if bare:
+        if not lines and not attrs:
             cache_key = tuple(tags.items())
-            hit = cache.get(cache_key)
-            if hit is not None:
-                out.append(hit)
-                continue
+        else:
+            cache_key = (tuple(tags.items()), block.text, tuple(attrs.items()) if attrs else None)
+        hit = cache.get(cache_key)
+        if hit is not None:
+            out.append(hit)
+            continue
         weights = {}
         for t, count in tags.items():
             key = tag_keys.get(t)
@@ -433,8 +457,7 @@ def block_vectors(list blocks, str mode, double scale, dict cache, object vector
         vector.weights = weights
         vector.norm = hypot(*weights.values())
         vector.key = _vector_key(weights)
-        if bare:
-            cache[cache_key] = vector
+        cache[cache_key] = vector
         out.append(vector)
     return out
 

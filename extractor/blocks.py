@@ -209,16 +209,17 @@ class _XPaths:
         return out
 
 
-def blocks_of(root: etree._Element) -> list[Block]:
+def blocks_of(root: etree._Element, cache: dict[Any, Any] | None = None) -> list[Block]:
     """All blocks of a parsed page in preorder; the body (or the root) is always block 0.
 
-    Uses the compiled walk (``_cwalk``) when it is built, else the same walk in Python.
+    Uses the compiled walk (``_cwalk``) when it is built, else the same walk in Python. ``cache``
+    (a set's, or a profile's) lets pages share the measures of the block texts they repeat.
     """
     body = root.find("body")
     if body is None:
         body = root
     if _cwalk is not None:
-        return _cwalk.walk(body, BLOCK_TAGS, _EXCLUDED, body.getroottree().getpath)
+        return _cwalk.walk(body, BLOCK_TAGS, _EXCLUDED, body.getroottree().getpath, cache)
     return _walk_python(body)
 
 
@@ -338,7 +339,7 @@ def _attach_attributes(body: etree._Element, owner: dict[etree._Element, Block])
                 block.attrs[value] = block.attrs.get(value, 0) + 1
 
 
-def parse_blocks(text: str) -> list[Block]:
+def parse_blocks(text: str, cache: dict[Any, Any] | None = None) -> list[Block]:
     """Decoded HTML text to blocks (empty list when the page has no parseable content)."""
     root = parse_html(text)
-    return [] if root is None else blocks_of(root)
+    return [] if root is None else blocks_of(root, cache)

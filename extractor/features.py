@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from .blocks import (
     ATTR_PREFIX,
@@ -29,8 +30,11 @@ def _tag_key(tag: str) -> str:
     return key
 
 
-def block_vectors(blocks: list[Block], options: Options, cache: dict[object, Vector]) -> list[Vector]:
-    """``block_vector`` for every block of a page (compiled when ``_cwalk`` is built)."""
+def block_vectors(blocks: list[Block], options: Options, cache: dict[Any, Any]) -> list[Vector]:
+    """``block_vector`` for every block of a page (compiled when ``_cwalk`` is built).
+
+    The compiled form also shares the vectors of repeated text blocks through ``cache``.
+    """
     if _cwalk is not None:
         return _cwalk.block_vectors(
             blocks, options.tag_weight, options.tag_scale, cache, Vector, math.hypot, TAG_PREFIX, ATTR_PREFIX
@@ -38,7 +42,7 @@ def block_vectors(blocks: list[Block], options: Options, cache: dict[object, Vec
     return [block_vector(b, options, cache) for b in blocks]
 
 
-def block_vector(block: Block, options: Options, cache: dict[object, Vector] | None = None) -> Vector:
+def block_vector(block: Block, options: Options, cache: dict[Any, Any] | None = None) -> Vector:
     """Tag counts, text-line counts and title/alt/src value counts, weighted as ``options`` says.
 
     Blocks with neither text nor attribute values (layout wrappers, most of a page) have vectors

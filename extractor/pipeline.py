@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .blocks import Block, _cwalk, parse_blocks  # type: ignore[attr-defined]
 from .decode import decode_html
@@ -33,6 +33,9 @@ from .options import DEFAULT, Options
 from .records import CommentRecord, single_unit_records, split_comments
 from .robust import drop_link_blocks, page_rules, robust_post_identifiers
 from .separate import BOILERPLATE, COMMENT, POST, post_identifiers_every_page, reextract, separate_roles
+
+# Shared by the pages of a set while they are read (read_page).
+ReadCache = dict[Any, Any]
 
 # Pages larger than this are cut before parsing (a 50 MB page is an error page or an attack).
 MAX_PAGE_BYTES = 16 * 1024 * 1024
@@ -112,8 +115,13 @@ class ParsedPage:
     feed_comments: Sequence[str] = ()
 
 
-def read_page(page: Page, options: Options = DEFAULT, cache: dict[object, Vector] | None = None) -> ParsedPage:
-    """Steps 1-3: decode, parse into blocks, build vectors. Errors are per page, never raised."""
+def read_page(page: Page, options: Options = DEFAULT, cache: ReadCache | None = None) -> ParsedPage:
+    """Steps 1-3: decode, parse into blocks, build vectors. Errors are per page, never raised.
+
+    ``cache``: what the pages of a set (or of a profile) share, since they repeat most of their
+    blocks: the measures of repeated block texts (keyed by their raw bytes) and the vectors of
+    repeated blocks (keyed by tags, text and attribute values). Nothing in it is modified.
+    """
     body = page.body or b""
     warnings = []
     if len(body) > MAX_PAGE_BYTES:
@@ -124,10 +132,12 @@ def read_page(page: Page, options: Options = DEFAULT, cache: dict[object, Vector
     decoded = decode_html(body, page.headers)
     if _looks_binary(decoded.text):
         return ParsedPage(page.url, [], [], decoded.encoding, error="not HTML: binary content")
-    blocks = parse_blocks(decoded.text)
+    if cache is None:
+        cache = {}
+    blocks = parse_blocks(decoded.text, cache)
     if not blocks:
         return ParsedPage(page.url, [], [], decoded.encoding, error="no parseable HTML")
-    vectors = block_vectors(blocks, options, {} if cache is None else cache)
+    vectors = block_vectors(blocks, options, cache)
     return ParsedPage(page.url, blocks, vectors, decoded.encoding, warnings=warnings, feed_comments=page.feed_comments)
 
 
@@ -180,7 +190,7 @@ def _extract_site(pages: Sequence[Page], options: Options, known_comment_ids: It
 
 def read_set(pages: Sequence[Page], options: Options) -> list[ParsedPage]:
     """Steps 1-3 for every page of a set (tag-only vectors shared between its pages)."""
-    cache: dict[object, Vector] = {}
+    cache: ReadCache = {}
     return [read_page(p, options, cache) for p in pages]
 
 

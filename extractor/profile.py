@@ -31,6 +31,7 @@ from .pipeline import (
     Page,
     PageExtraction,
     ParsedPage,
+    ReadCache,
     SiteRoles,
     classify,
     collector_paused,
@@ -45,7 +46,7 @@ from .separate import BOILERPLATE, COMMENT, POST
 from .units import UnitSignature
 
 PROFILE_FORMAT = 1
-_BARE_CACHE_LIMIT = 50_000
+_READ_CACHE_LIMIT = 50_000
 
 
 @dataclass(slots=True)
@@ -66,9 +67,10 @@ class SiteProfile:
     # The set had no comment-free page: how its comments were found, replayed on each new page.
     fallback: Fallback | None = None
     _index: FingerprintIndex | None = field(default=None, repr=False, compare=False)
-    # Vectors of tag-only blocks (most of a page), shared by the pages this profile extracts: a
-    # site's layout wrappers repeat from page to page (cleared past _BARE_CACHE_LIMIT entries).
-    _bare: dict[object, Vector] = field(default_factory=dict, repr=False, compare=False)
+    # What the pages this profile extracts share while being read (pipeline.read_page): a site's
+    # layout wrappers, menus and sidebars repeat from page to page (cleared past
+    # _READ_CACHE_LIMIT entries).
+    _read_cache: ReadCache = field(default_factory=dict, repr=False, compare=False)
 
     def index(self) -> FingerprintIndex:
         """The boilerplate fingerprints, indexed on first use."""
@@ -83,9 +85,9 @@ class SiteProfile:
             return self._extract(page)
 
     def _extract(self, page: Page) -> PageExtraction:
-        if len(self._bare) > _BARE_CACHE_LIMIT:
-            self._bare.clear()
-        parsed = read_page(page, self.options, self._bare)
+        if len(self._read_cache) > _READ_CACHE_LIMIT:
+            self._read_cache.clear()
+        parsed = read_page(page, self.options, self._read_cache)
         if parsed.error is not None:
             return PageExtraction(parsed.url, encoding=parsed.encoding, error=parsed.error, warnings=parsed.warnings)
         roles, idents, match = self.roles(parsed)
