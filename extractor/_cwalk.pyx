@@ -12,7 +12,7 @@ line break to the text instead of to its tail.
 """
 
 from cpython.unicode cimport PyUnicode_DecodeUTF8
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.math cimport sqrt
 from libc.string cimport memcpy, strcmp, strlen
 
@@ -30,6 +30,164 @@ cdef struct Level:
     Py_ssize_t link_chars
     Py_ssize_t last_child
     Py_ssize_t index
+
+
+# Element names: libxml2 gives each a name pointer (interned per document). A small open-addressing
+# table maps the pointer to the tag's number (one per distinct name string) and what the walk needs
+# to know about it, instead of a dict lookup, a Python int and set lookups per element.
+cdef enum:
+    KIND_BLOCK = 1
+    KIND_EXCLUDED = 2
+    KIND_LINK = 4
+    KIND_BR = 8
+
+
+cdef struct NameSlot:
+    size_t ptr  # 0: empty
+    Py_ssize_t id
+    int kind
+
+
+cdef struct PairSlot:
+    # one (parent element, tag) pair: how many block children of that tag the parent has
+    size_t parent
+    Py_ssize_t tag_id
+    Py_ssize_t count
+
+
+cdef struct Place:
+    # per block: its element, its parent element (0 for the start), its tag's number and its
+    # position among the parent's block children of that tag
+    size_t own
+    size_t parent
+    Py_ssize_t tag_id
+    Py_ssize_t position
+
+
+cdef inline size_t _mix(size_t a, size_t b) noexcept:
+    cdef size_t h = (a >> 4) * <size_t>0x9E3779B97F4A7C15 + <size_t>b * <size_t>0xC2B2AE3D27D4EB4F
+    return h ^ (h >> 29)
+
+
+cdef class _Tables:
+    """The walk's C-side tables, freed with the object (also when the walk raises)."""
+
+    cdef NameSlot* names
+    cdef Py_ssize_t names_cap, names_used
+    cdef PairSlot* pairs
+    cdef Py_ssize_t pairs_cap, pairs_used
+    cdef Place* places
+    cdef Py_ssize_t places_cap, places_used
+    cdef list tag_list  # id -> tag str
+    cdef dict tag_ids  # tag str -> id
+
+    def __cinit__(self):
+        self.tag_list = []
+        self.tag_ids = {}
+
+    def __dealloc__(self):
+        free(self.names)
+        free(self.pairs)
+        free(self.places)
+
+    cdef int _rehash_names(self, Py_ssize_t cap) except -1:
+        cdef NameSlot* old = self.names
+        cdef Py_ssize_t old_cap = self.names_cap, i, j
+        cdef NameSlot* fresh = <NameSlot*>calloc(cap, sizeof(NameSlot))
+        if fresh == NULL:
+            raise MemoryError()
+        for i in range(old_cap):
+            if old[i].ptr:
+                j = _mix(old[i].ptr, 0) & (cap - 1)
+                while fresh[j].ptr:
+                    j = (j + 1) & (cap - 1)
+                fresh[j] = old[i]
+        self.names, self.names_cap = fresh, cap
+        free(old)
+        return 0
+
+    cdef NameSlot* name(self, const tree.xmlChar* ptr, frozenset block_tags, frozenset excluded) except NULL:
+        cdef Py_ssize_t j
+        cdef NameSlot* slot
+        cdef str tag
+        if (self.names_used + 1) * 2 > self.names_cap:
+            self._rehash_names(self.names_cap * 2 if self.names_cap else 128)
+        j = _mix(<size_t>ptr, 0) & (self.names_cap - 1)
+        while self.names[j].ptr:
+            if self.names[j].ptr == <size_t>ptr:
+                return &self.names[j]
+            j = (j + 1) & (self.names_cap - 1)
+        tag = _decode(<const char*>ptr, strlen(<const char*>ptr))
+        slot = &self.names[j]
+        slot.ptr = <size_t>ptr
+        tid = self.tag_ids.get(tag)
+        if tid is None:
+            tid = self.tag_ids[tag] = len(self.tag_list)
+            self.tag_list.append(tag)
+        slot.id = tid
+        slot.kind = (
+            (KIND_BLOCK if tag in block_tags else 0)
+            | (KIND_EXCLUDED if tag in excluded else 0)
+            | (KIND_LINK if tag == "a" else 0)
+            | (KIND_BR if tag == "br" else 0)
+        )
+        self.names_used += 1
+        return slot
+
+    cdef int _rehash_pairs(self, Py_ssize_t cap) except -1:
+        cdef PairSlot* old = self.pairs
+        cdef Py_ssize_t old_cap = self.pairs_cap, i, j
+        cdef PairSlot* fresh = <PairSlot*>calloc(cap, sizeof(PairSlot))
+        if fresh == NULL:
+            raise MemoryError()
+        for i in range(old_cap):
+            if old[i].parent:
+                j = _mix(old[i].parent, old[i].tag_id) & (cap - 1)
+                while fresh[j].parent:
+                    j = (j + 1) & (cap - 1)
+                fresh[j] = old[i]
+        self.pairs, self.pairs_cap = fresh, cap
+        free(old)
+        return 0
+
+    cdef PairSlot* pair(self, size_t parent, Py_ssize_t tag_id) except NULL:
+        # the (parent, tag) pair's slot, added with a zero count when new
+        cdef Py_ssize_t j
+        if (self.pairs_used + 1) * 2 > self.pairs_cap:
+            self._rehash_pairs(self.pairs_cap * 2 if self.pairs_cap else 512)
+        j = _mix(parent, tag_id) & (self.pairs_cap - 1)
+        while self.pairs[j].parent:
+            if self.pairs[j].parent == parent and self.pairs[j].tag_id == tag_id:
+                return &self.pairs[j]
+            j = (j + 1) & (self.pairs_cap - 1)
+        self.pairs[j].parent = parent
+        self.pairs[j].tag_id = tag_id
+        self.pairs[j].count = 0
+        self.pairs_used += 1
+        return &self.pairs[j]
+
+    cdef int place(self, size_t own, size_t parent, Py_ssize_t tag_id) except -1:
+        # records a block; with a parent, counts it among the parent's block children of its tag
+        cdef Py_ssize_t cap
+        cdef Place* p
+        cdef PairSlot* pair
+        if self.places_used == self.places_cap:
+            cap = self.places_cap * 2 if self.places_cap else 512
+            p = <Place*>realloc(self.places, cap * sizeof(Place))
+            if p == NULL:
+                raise MemoryError()
+            self.places, self.places_cap = p, cap
+        p = &self.places[self.places_used]
+        p.own = own
+        p.parent = parent
+        p.tag_id = tag_id
+        p.position = 0
+        self.places_used += 1
+        if parent:
+            pair = self.pair(parent, tag_id)
+            pair.count += 1
+            p.position = pair.count
+        return 0
 
 
 cdef int _grow(Level* lv, Py_ssize_t extra) except -1:
@@ -229,17 +387,15 @@ def walk(
     cdef tree.xmlAttr* attr
     cdef Level* levels = NULL
     cdef Level* lv
-    cdef Py_ssize_t depth = -1, cap = 0, link_depth = 0, n, i
+    cdef Py_ssize_t depth = -1, cap = 0, link_depth = 0, n, i, tid
     cdef const char* name
     cdef bint descend
-    cdef dict names = {}  # name pointer -> str (libxml2 interns names per document)
+    cdef int kind
+    cdef NameSlot* slot
+    cdef _Tables tables = _Tables()
+    cdef list tag_list = tables.tag_list
     cdef list blocks = []
-    cdef list parents = []  # per block: parent element pointer (0 for ``start``)
-    cdef list owns = []  # per block: its element pointer
-    cdef list positions = []  # per block: position among same-tag siblings
     cdef list tag_stack = []  # per open block: its tags dict
-    cdef dict counts = {}  # parent element pointer -> {tag: same-tag block children so far}
-    cdef dict per_parent
     cdef dict tags
     cdef dict attrs
     cdef str tag, value
@@ -249,13 +405,12 @@ def walk(
         while True:
             # start of ``node`` (an element)
             descend = False
-            key = <size_t>node.name
-            tag = names.get(key)
-            if tag is None:
-                tag = _decode(<const char*>node.name, strlen(<const char*>node.name))
-                names[key] = tag
-            if tag not in excluded or node is top:
-                if depth < 0 or tag in block_tags:
+            slot = tables.name(node.name, block_tags, excluded)
+            tid = slot.id
+            kind = slot.kind
+            tag = <str>tag_list[tid]
+            if not (kind & KIND_EXCLUDED) or node is top:
+                if depth < 0 or (kind & KIND_BLOCK):
                     block_id = block_class = None
                     attr = node.properties
                     while attr != NULL:
@@ -272,20 +427,10 @@ def walk(
                         _add(lv, "\n", 1)
                         block = _new_block(i, tag, lv.index, lv.last_child, block_id, block_class, tags)
                         lv.last_child = i
-                        pkey = <size_t>node.parent
-                        per_parent = counts.get(pkey)
-                        if per_parent is None:
-                            per_parent = counts[pkey] = {}
-                        n = per_parent.get(tag, 0) + 1
-                        per_parent[tag] = n
-                        parents.append(pkey)
-                        owns.append(<size_t>node)
-                        positions.append(n)
+                        tables.place(<size_t>node, <size_t>node.parent, tid)
                     else:
                         block = _new_block(i, tag, -1, -1, block_id, block_class, tags)
-                        parents.append(0)
-                        owns.append(<size_t>node)
-                        positions.append(0)
+                        tables.place(<size_t>node, 0, tid)
                     blocks.append(block)
                     depth += 1
                     if depth >= cap:
@@ -326,7 +471,7 @@ def walk(
                                         attrs = block.attrs = {}
                                     attrs[value] = attrs.get(value, 0) + 1
                         attr = attr.next
-                if tag == "a":
+                if kind & KIND_LINK:
                     link_depth += 1
                 descend = node.children != NULL
             if descend:
@@ -346,11 +491,11 @@ def walk(
                 if nxt != NULL:
                     break
                 # end of ``node``
-                tag = names[<size_t>node.name]
-                if tag not in excluded or node is top:
-                    if tag == "a" and link_depth:
+                kind = tables.name(node.name, block_tags, excluded).kind
+                if not (kind & KIND_EXCLUDED) or node is top:
+                    if (kind & KIND_LINK) and link_depth:
                         link_depth -= 1
-                    if node is top or tag in block_tags:
+                    if node is top or (kind & KIND_BLOCK):
                         lv = &levels[depth]
                         block = blocks[lv.index]
                         tag_stack.pop()
@@ -359,10 +504,10 @@ def walk(
                         depth -= 1
                         if depth >= 0:
                             _add(&levels[depth], "\n", 1)
-                    elif tag == "br":
+                    elif kind & KIND_BR:
                         _add(&levels[depth], "\n", 1)
                 if node is top:
-                    _set_xpaths(start, blocks, parents, owns, positions, counts, getpath)
+                    _set_xpaths(start, blocks, tables, getpath)
                     return blocks
                 nxt = node.next
                 node = node.parent
@@ -374,28 +519,34 @@ def walk(
             free(levels)
 
 
-cdef _set_xpaths(
-    cetree._Element start, list blocks, list parents, list owns, list positions, dict counts, object getpath
-):
-    # Blocks are numbered per parent and tag during the walk (every same-tag sibling of a block is
-    # a block), so no sibling is counted twice; the position is left out when the tag is alone
-    # among its siblings, as lxml's getpath writes it.
+cdef _set_xpaths(cetree._Element start, list blocks, _Tables tables, object getpath):
+    # Blocks were numbered per parent element and tag during the walk (every same-tag sibling of a
+    # block is a block), so no sibling is counted twice; the position is left out when the tag is
+    # alone among its siblings, as lxml's getpath writes it. A block's parent element is usually
+    # its enclosing block's element; other parents (an inline wrapper) ask the tree once each.
     cdef dict known = {}
-    cdef tree.xmlNode* c_node
-    cdef Py_ssize_t i
+    cdef Py_ssize_t i, up
+    cdef Place* place
+    cdef Block block
+    cdef str base, path
     for i in range(len(blocks)):
-        block = blocks[i]
-        pkey = parents[i]
-        tag = block.tag
-        if pkey == 0:
+        block = <Block>blocks[i]
+        place = &tables.places[i]
+        if place.parent == 0:
             path = getpath(start)
         else:
-            base = known.get(pkey)
-            if base is None:
-                c_node = <tree.xmlNode*><size_t>pkey
-                base = known[pkey] = getpath(cetree.elementFactory(start._doc, c_node))
-            path = f"{base}/{tag}" if counts[pkey][tag] == 1 else f"{base}/{tag}[{positions[i]}]"
-        known[owns[i]] = path
+            up = block.parent
+            if up >= 0 and tables.places[up].own == place.parent:
+                base = (<Block>blocks[up]).xpath
+            else:
+                base = known.get(place.parent)
+                if base is None:
+                    base = getpath(cetree.elementFactory(start._doc, <tree.xmlNode*>place.parent))
+                    known[place.parent] = base
+            if tables.pair(place.parent, place.tag_id).count == 1:
+                path = base + "/" + block.tag
+            else:
+                path = f"{base}/{block.tag}[{place.position}]"
         block.xpath = path
 
 
