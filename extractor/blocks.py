@@ -138,11 +138,14 @@ if _cwalk is not None and not TYPE_CHECKING:
     Block = _cwalk.Block
 
 
-def parse_html(text: str) -> etree._Element | None:
-    """Parse text with lxml's HTML parser; None when nothing parseable remains."""
-    # lxml parses UTF-8 bytes faster than a str, so the decoded text is re-encoded once.
-    data = text.encode("utf-8", "surrogatepass")
-    if not data.strip():
+def parse_html(text: str, utf8: bytes | None = None) -> etree._Element | None:
+    """Parse text with lxml's HTML parser; None when nothing parseable remains.
+
+    lxml parses UTF-8 bytes faster than a str: ``utf8``, when given, is ``text`` in UTF-8 (the
+    fetched bytes themselves, for most pages); else the text is encoded once.
+    """
+    data = utf8 if utf8 is not None else text.encode("utf-8", "surrogatepass")
+    if data.isspace() or not data:
         return None
     parser = etree.HTMLParser(remove_comments=True, remove_pis=True, no_network=True, huge_tree=True, encoding="utf-8")
     try:
@@ -339,7 +342,8 @@ def _attach_attributes(body: etree._Element, owner: dict[etree._Element, Block])
                 block.attrs[value] = block.attrs.get(value, 0) + 1
 
 
-def parse_blocks(text: str, cache: dict[Any, Any] | None = None) -> list[Block]:
-    """Decoded HTML text to blocks (empty list when the page has no parseable content)."""
-    root = parse_html(text)
+def parse_blocks(text: str, cache: dict[Any, Any] | None = None, utf8: bytes | None = None) -> list[Block]:
+    """Decoded HTML text to blocks (empty list when the page has no parseable content); ``utf8``
+    as for ``parse_html``."""
+    root = parse_html(text, utf8)
     return [] if root is None else blocks_of(root, cache)

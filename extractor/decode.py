@@ -28,6 +28,9 @@ class Decoded:
     text: str
     encoding: str
     source: str  # "bom", "header", "meta", "utf-8", "detected" or "fallback"
+    # the page's bytes when they are exactly ``text`` in UTF-8 (most pages): the parser reads them
+    # as they are instead of a re-encoded copy
+    utf8: bytes | None = None
 
 
 # Single-byte Latin code pages a detector confuses on short Western text ("très" read as cp1257
@@ -39,12 +42,15 @@ _LATIN_LOOKALIKES = {
 }  # fmt: skip
 
 
-def _detect(data: bytes) -> str | None:
+def _strict_utf8(data: bytes) -> str | None:
     try:
-        data.decode("utf-8")
-        return "utf-8"
+        return data.decode("utf-8")
     except UnicodeDecodeError:
-        pass
+        return None
+
+
+def _detect(data: bytes) -> str | None:
+    """The encoding of undeclared bytes that are not valid UTF-8 (the caller tried UTF-8)."""
     matches = from_bytes(data[:_DETECT_SAMPLE])
     best = matches.best()
     if best is None:
@@ -70,16 +76,6 @@ def header_value(headers: Mapping[str, object] | None, name: str) -> str | None:
     return None
 
 
-def _valid_utf8_with_multibyte(data: bytes) -> bool:
-    if data.isascii():
-        return False
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
-
-
 def decode_html(data: bytes, headers: Mapping[str, object] | None = None) -> Decoded:
     """Decode a fetched page; never raises on bad bytes (undecodable bytes become U+FFFD)."""
     content_type = header_value(headers, "content-type")
@@ -87,19 +83,23 @@ def decode_html(data: bytes, headers: Mapping[str, object] | None = None) -> Dec
         encoding, text = html_to_unicode(None, data)
         return Decoded(text, encoding, "bom")
     declared = http_content_type_encoding(content_type) or html_body_declared_encoding(data[:4096])
-    if declared and declared.lower().replace("-", "_") in _LATIN1_FAMILY and _valid_utf8_with_multibyte(data):
-        return Decoded(data.decode("utf-8"), "utf-8", "utf-8")
-    if not declared and not data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
+    if declared and declared.lower().replace("-", "_") in _LATIN1_FAMILY and not data.isascii():
+        text = _strict_utf8(data)
+        if text is not None:  # valid multi-byte UTF-8 under a Latin-1 label
+            return Decoded(text, "utf-8", "utf-8", data)
+    if not declared:
+        text = _strict_utf8(data)
+        if text is not None:
+            return Decoded(text, "utf-8", "utf-8", data)
         encoding = _detect(data) or "utf-8"
         try:
             return Decoded(data.decode(encoding, "replace"), encoding, "utf-8" if encoding == "utf-8" else "detected")
         except LookupError:
             return Decoded(data.decode("cp1252", "replace"), "cp1252", "fallback")
+    source = "header" if http_content_type_encoding(content_type) else "meta"
+    if declared.lower().replace("_", "-") in ("utf-8", "utf8"):
+        text = _strict_utf8(data)  # what html_to_unicode gives for valid UTF-8, without a re-encoding
+        if text is not None:
+            return Decoded(text, "utf-8", source, data)
     encoding, text = html_to_unicode(content_type, data)
-    if data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
-        source = "bom"
-    elif http_content_type_encoding(content_type):
-        source = "header"
-    else:
-        source = "meta"
     return Decoded(text, encoding, source)

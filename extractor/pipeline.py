@@ -127,14 +127,14 @@ def read_page(page: Page, options: Options = DEFAULT, cache: ReadCache | None = 
     if len(body) > MAX_PAGE_BYTES:
         warnings.append(f"page of {len(body)} bytes cut to {MAX_PAGE_BYTES}")
         body = body[:MAX_PAGE_BYTES]
-    if not body.strip():
+    if not body or body.isspace():
         return ParsedPage(page.url, [], [], error="empty page")
     decoded = decode_html(body, page.headers)
     if _looks_binary(decoded.text):
         return ParsedPage(page.url, [], [], decoded.encoding, error="not HTML: binary content")
     if cache is None:
         cache = {}
-    blocks = parse_blocks(decoded.text, cache)
+    blocks = parse_blocks(decoded.text, cache, decoded.utf8)
     if not blocks:
         return ParsedPage(page.url, [], [], decoded.encoding, error="no parseable HTML")
     vectors = block_vectors(blocks, options, cache)

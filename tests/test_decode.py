@@ -249,3 +249,36 @@ def test_freshome_stray_byte_page(corpus_root):
     d = decode_html(data)
     assert d.encoding == "utf-8"
     assert d.text.count("\ufffd") == 1
+
+
+# ---------------------------------------------------------------- bytes handed to the parser
+
+
+@pytest.mark.parametrize(
+    ("data", "headers"),
+    [
+        (page(FR).encode("utf-8"), None),  # undeclared
+        (page(FR, meta("utf-8")).encode("utf-8"), None),
+        (page(FR).encode("utf-8"), {"Content-Type": "text/html; charset=UTF-8"}),
+        (page(FR).encode("utf-8"), {"Content-Type": "text/html; charset=iso-8859-1"}),  # mislabelled
+    ],
+    ids=["undeclared", "meta", "header", "latin1-label"],
+)
+def test_valid_utf8_pages_hand_their_own_bytes_to_the_parser(data, headers):
+    d = decode_html(data, headers)
+    assert d.utf8 is data
+    assert d.text.encode("utf-8") == data
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        page(JA).encode("shift_jis"),
+        page(FR, meta("iso-8859-1")).encode("latin-1", "replace"),
+        page(FR, meta("utf-8")).encode("utf-8").replace(b"agr", b"agr\x92", 1),  # a stray byte
+        b"\xef\xbb\xbf" + page(FR).encode("utf-8"),  # the BOM is not text
+    ],
+    ids=["shift_jis", "latin1", "stray-byte", "bom"],
+)
+def test_other_pages_are_re_encoded_for_the_parser(data):
+    assert decode_html(data).utf8 is None
