@@ -80,8 +80,8 @@ def decode_html(data: bytes, headers: Mapping[str, object] | None = None) -> Dec
     """Decode a fetched page; never raises on bad bytes (undecodable bytes become U+FFFD)."""
     content_type = header_value(headers, "content-type")
     if data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):  # a BOM outranks any label
-        encoding, text = html_to_unicode(None, data)
-        return Decoded(text, encoding, "bom")
+        encoding, bom_text = html_to_unicode(None, data)
+        return Decoded(bom_text, encoding, "bom")
     declared = http_content_type_encoding(content_type) or html_body_declared_encoding(data[:4096])
     if declared and declared.lower().replace("-", "_") in _LATIN1_FAMILY and not data.isascii():
         text = _strict_utf8(data)
@@ -101,5 +101,5 @@ def decode_html(data: bytes, headers: Mapping[str, object] | None = None) -> Dec
         text = _strict_utf8(data)  # what html_to_unicode gives for valid UTF-8, without a re-encoding
         if text is not None:
             return Decoded(text, "utf-8", source, data)
-    encoding, text = html_to_unicode(content_type, data)
-    return Decoded(text, encoding, source)
+    encoding, read = html_to_unicode(content_type, data)
+    return Decoded(read, encoding, source)
