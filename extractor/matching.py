@@ -172,9 +172,10 @@ def _prefixes(distinct: list[_Distinct], threshold: float) -> list[list[str]]:
     for d in distinct:
         for f in d.vector.weights:
             df[f] = df.get(f, 0) + 1
-    # one global order (document frequency, then the feature) as integer ranks, so each vector's
-    # features sort with a C-level key
-    rank = {f: r for r, f in enumerate(sorted(df, key=lambda f: (df[f], f)))}
+    # one global order (document frequency, ties in first-seen order: deterministic, and any
+    # fixed order keeps the result exact) as integer ranks, so each vector's features sort with a
+    # C-level key
+    rank = {f: r for r, f in enumerate(sorted(df, key=df.__getitem__))}
     by_rank = rank.__getitem__
     out: list[list[str]] = []
     for d in distinct:
