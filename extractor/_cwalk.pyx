@@ -11,6 +11,8 @@ tree: SCRIPT/STYLE/NOSCRIPT/TEMPLATE subtrees are skipped instead of stripped, a
 line break to the text instead of to its tail.
 """
 
+from cpython.dict cimport PyDict_Next
+from cpython.object cimport PyObject
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.math cimport sqrt
@@ -561,12 +563,33 @@ cdef object _vector_key(dict weights):
     return h
 
 
+cdef object _block_key(dict tags, str text, dict attrs):
+    # a hash of what a block's vector depends on (tag counts in order, text, attribute values),
+    # without building tuples of the items; equal blocks share it, and a shared key is confirmed
+    # by comparing the three (block_vectors)
+    cdef unsigned long long h = <unsigned long long>len(tags) * <unsigned long long>0x9E3779B97F4A7C15
+    cdef Py_ssize_t pos = 0
+    cdef PyObject* k
+    cdef PyObject* v
+    while PyDict_Next(tags, &pos, &k, &v):
+        h = (h ^ <unsigned long long>hash(<object>k)) * <unsigned long long>0x100000001B3
+        h = (h ^ <unsigned long long>hash(<object>v)) * <unsigned long long>0x100000001B3
+    if text:
+        h ^= <unsigned long long>hash(text) * <unsigned long long>0xC2B2AE3D27D4EB4F
+    if attrs:
+        pos = 0
+        while PyDict_Next(attrs, &pos, &k, &v):
+            h += (<unsigned long long>hash(<object>k) * <unsigned long long>0x165667B19E3779F9) ^ <unsigned long long>hash(<object>v)
+    return h
+
+
 def block_vectors(list blocks, str mode, double scale, dict cache, object vector_cls, object hypot, str tag_prefix, str attr_prefix):
     """``features.block_vector`` for every block of a page, compiled (same weights, norm and key).
 
-    ``cache`` shares the vectors of repeated blocks within a set: blocks with tags only (most of a
-    page) keyed by their tag counts, others by tag counts, text and attribute values (a vector
-    depends on nothing else: the lines are the text's).
+    ``cache`` shares the vectors of repeated blocks within a set (most of a page's blocks repeat
+    on the set's other pages): keyed by a hash of the block's tag counts, text and attribute
+    values (a vector depends on nothing else: the lines are the text's), confirmed by comparing
+    them.
     """
     cdef list out = []
     cdef dict tags, lines, attrs, weights
@@ -574,17 +597,15 @@ def block_vectors(list blocks, str mode, double scale, dict cache, object vector
     cdef Py_ssize_t n
     cdef int kind = 0 if mode == "binary" else (1 if mode == "count" else 2)
     cdef Block block
+    cdef tuple entry
     for block in blocks:
         tags = block.tags
         lines = block.lines
         attrs = block.attrs
-        if not lines and not attrs:
-            cache_key = tuple(tags.items())
-        else:
-            cache_key = (tuple(tags.items()), block.text, tuple(attrs.items()) if attrs else None)
-        hit = cache.get(cache_key)
-        if hit is not None:
-            out.append(hit)
+        cache_key = _block_key(tags, block.text, attrs)
+        entry = cache.get(cache_key)
+        if entry is not None and entry[1] == block.text and entry[0] == tags and entry[2] == attrs:
+            out.append(entry[3])
             continue
         weights = {}
         for t, count in tags.items():
@@ -608,7 +629,8 @@ def block_vectors(list blocks, str mode, double scale, dict cache, object vector
         vector.weights = weights
         vector.norm = hypot(*weights.values())
         vector.key = _vector_key(weights)
-        cache[cache_key] = vector
+        if entry is None:  # (another block under the same hash keeps its entry)
+            cache[cache_key] = (tags, block.text, attrs, vector)
         out.append(vector)
     return out
 
