@@ -44,17 +44,12 @@ cdef enum:
     KIND_BR = 8
 
 
-cdef struct NameSlot:
-    size_t ptr  # 0: empty
-    Py_ssize_t id
+cdef struct Slot:
+    # one key of a _Table: (a, b), with a != 0; its value and flags
+    size_t a
+    Py_ssize_t b
+    Py_ssize_t value
     int kind
-
-
-cdef struct PairSlot:
-    # one (parent element, tag) pair: how many block children of that tag the parent has
-    size_t parent
-    Py_ssize_t tag_id
-    Py_ssize_t count
 
 
 cdef struct Place:
@@ -71,108 +66,100 @@ cdef inline size_t _mix(size_t a, size_t b) noexcept:
     return h ^ (h >> 29)
 
 
-cdef class _Tables:
-    """The walk's C-side tables, freed with the object (also when the walk raises)."""
+cdef class _Table:
+    """An open-addressing table of (pointer, number) keys, freed with the object."""
 
-    cdef NameSlot* names
-    cdef Py_ssize_t names_cap, names_used
-    cdef PairSlot* pairs
-    cdef Py_ssize_t pairs_cap, pairs_used
+    cdef Slot* slots
+    cdef Py_ssize_t cap, used
+
+    def __dealloc__(self):
+        free(self.slots)
+
+    cdef int _rehash(self, Py_ssize_t cap) except -1:
+        cdef Slot* fresh = <Slot*>calloc(cap, sizeof(Slot))
+        cdef Py_ssize_t i, j
+        if fresh == NULL:
+            raise MemoryError()
+        for i in range(self.cap):
+            if self.slots[i].a:
+                j = _mix(self.slots[i].a, self.slots[i].b) & (cap - 1)
+                while fresh[j].a:
+                    j = (j + 1) & (cap - 1)
+                fresh[j] = self.slots[i]
+        free(self.slots)
+        self.slots, self.cap = fresh, cap
+        return 0
+
+    cdef Slot* get(self, size_t a, Py_ssize_t b, bint* added) except NULL:
+        # the key's slot, added (value 0, kind 0) when new; valid until the next get
+        cdef Py_ssize_t j
+        if (self.used + 1) * 2 > self.cap:
+            self._rehash(self.cap * 2 if self.cap else 256)
+        j = _mix(a, b) & (self.cap - 1)
+        while self.slots[j].a:
+            if self.slots[j].a == a and self.slots[j].b == b:
+                added[0] = False
+                return &self.slots[j]
+            j = (j + 1) & (self.cap - 1)
+        self.slots[j].a = a
+        self.slots[j].b = b
+        self.slots[j].value = 0
+        self.slots[j].kind = 0
+        self.used += 1
+        added[0] = True
+        return &self.slots[j]
+
+
+cdef class _Tables:
+    """The walk's C-side records: element names (keyed by libxml2's interned name pointer: the
+    tag's number and flags), block counts per (parent element, tag), and each block's place."""
+
+    cdef _Table names
+    cdef _Table pairs
     cdef Place* places
     cdef Py_ssize_t places_cap, places_used
-    cdef list tag_list  # id -> tag str
-    cdef dict tag_ids  # tag str -> id
+    cdef list tag_list  # number -> tag str
+    cdef dict tag_ids  # tag str -> number
 
     def __cinit__(self):
+        self.names = _Table()
+        self.pairs = _Table()
         self.tag_list = []
         self.tag_ids = {}
 
     def __dealloc__(self):
-        free(self.names)
-        free(self.pairs)
         free(self.places)
 
-    cdef int _rehash_names(self, Py_ssize_t cap) except -1:
-        cdef NameSlot* old = self.names
-        cdef Py_ssize_t old_cap = self.names_cap, i, j
-        cdef NameSlot* fresh = <NameSlot*>calloc(cap, sizeof(NameSlot))
-        if fresh == NULL:
-            raise MemoryError()
-        for i in range(old_cap):
-            if old[i].ptr:
-                j = _mix(old[i].ptr, 0) & (cap - 1)
-                while fresh[j].ptr:
-                    j = (j + 1) & (cap - 1)
-                fresh[j] = old[i]
-        self.names, self.names_cap = fresh, cap
-        free(old)
-        return 0
-
-    cdef NameSlot* name(self, const tree.xmlChar* ptr, frozenset block_tags, frozenset excluded) except NULL:
-        cdef Py_ssize_t j
-        cdef NameSlot* slot
+    cdef Slot* name(self, const tree.xmlChar* ptr, frozenset block_tags, frozenset excluded) except NULL:
+        cdef bint added
+        cdef Slot* slot = self.names.get(<size_t>ptr, 0, &added)
         cdef str tag
-        if (self.names_used + 1) * 2 > self.names_cap:
-            self._rehash_names(self.names_cap * 2 if self.names_cap else 128)
-        j = _mix(<size_t>ptr, 0) & (self.names_cap - 1)
-        while self.names[j].ptr:
-            if self.names[j].ptr == <size_t>ptr:
-                return &self.names[j]
-            j = (j + 1) & (self.names_cap - 1)
-        tag = _decode(<const char*>ptr, strlen(<const char*>ptr))
-        slot = &self.names[j]
-        slot.ptr = <size_t>ptr
-        tid = self.tag_ids.get(tag)
-        if tid is None:
-            tid = self.tag_ids[tag] = len(self.tag_list)
-            self.tag_list.append(tag)
-        slot.id = tid
-        slot.kind = (
-            (KIND_BLOCK if tag in block_tags else 0)
-            | (KIND_EXCLUDED if tag in excluded else 0)
-            | (KIND_LINK if tag == "a" else 0)
-            | (KIND_BR if tag == "br" else 0)
-        )
-        self.names_used += 1
+        if added:
+            tag = _decode(<const char*>ptr, strlen(<const char*>ptr))
+            tid = self.tag_ids.get(tag)
+            if tid is None:
+                tid = self.tag_ids[tag] = len(self.tag_list)
+                self.tag_list.append(tag)
+            slot.value = tid
+            slot.kind = (
+                (KIND_BLOCK if tag in block_tags else 0)
+                | (KIND_EXCLUDED if tag in excluded else 0)
+                | (KIND_LINK if tag == "a" else 0)
+                | (KIND_BR if tag == "br" else 0)
+            )
         return slot
 
-    cdef int _rehash_pairs(self, Py_ssize_t cap) except -1:
-        cdef PairSlot* old = self.pairs
-        cdef Py_ssize_t old_cap = self.pairs_cap, i, j
-        cdef PairSlot* fresh = <PairSlot*>calloc(cap, sizeof(PairSlot))
-        if fresh == NULL:
-            raise MemoryError()
-        for i in range(old_cap):
-            if old[i].parent:
-                j = _mix(old[i].parent, old[i].tag_id) & (cap - 1)
-                while fresh[j].parent:
-                    j = (j + 1) & (cap - 1)
-                fresh[j] = old[i]
-        self.pairs, self.pairs_cap = fresh, cap
-        free(old)
-        return 0
-
-    cdef PairSlot* pair(self, size_t parent, Py_ssize_t tag_id) except NULL:
-        # the (parent, tag) pair's slot, added with a zero count when new
-        cdef Py_ssize_t j
-        if (self.pairs_used + 1) * 2 > self.pairs_cap:
-            self._rehash_pairs(self.pairs_cap * 2 if self.pairs_cap else 512)
-        j = _mix(parent, tag_id) & (self.pairs_cap - 1)
-        while self.pairs[j].parent:
-            if self.pairs[j].parent == parent and self.pairs[j].tag_id == tag_id:
-                return &self.pairs[j]
-            j = (j + 1) & (self.pairs_cap - 1)
-        self.pairs[j].parent = parent
-        self.pairs[j].tag_id = tag_id
-        self.pairs[j].count = 0
-        self.pairs_used += 1
-        return &self.pairs[j]
+    cdef Py_ssize_t siblings(self, size_t parent, Py_ssize_t tag_id) except -1:
+        # how many block children of this tag the parent element has
+        cdef bint added
+        return self.pairs.get(parent, tag_id, &added).value
 
     cdef int place(self, size_t own, size_t parent, Py_ssize_t tag_id) except -1:
         # records a block; with a parent, counts it among the parent's block children of its tag
         cdef Py_ssize_t cap
         cdef Place* p
-        cdef PairSlot* pair
+        cdef Slot* pair
+        cdef bint added
         if self.places_used == self.places_cap:
             cap = self.places_cap * 2 if self.places_cap else 512
             p = <Place*>realloc(self.places, cap * sizeof(Place))
@@ -186,9 +173,9 @@ cdef class _Tables:
         p.position = 0
         self.places_used += 1
         if parent:
-            pair = self.pair(parent, tag_id)
-            pair.count += 1
-            p.position = pair.count
+            pair = self.pairs.get(parent, tag_id, &added)
+            pair.value += 1
+            p.position = pair.value
         return 0
 
 
@@ -311,20 +298,10 @@ cdef class Block:
         self, index, tag, parent, prev_sibling, element_id=None, element_class=None, xpath="", text="",
         text_chars=0, link_chars=0, tags=None, lines=None, attrs=None, datetimes=(),
     ):
-        self.index = index
-        self.tag = tag
-        self.parent = parent
-        self.prev_sibling = prev_sibling
-        self.element_id = element_id
-        self.element_class = element_class
-        self.xpath = xpath
-        self.text = text
-        self.text_chars = text_chars
-        self.link_chars = link_chars
-        self.tags = {} if tags is None else tags
-        self.lines = {} if lines is None else lines
-        self.attrs = {} if attrs is None else attrs
-        self.datetimes = datetimes
+        _fill(
+            self, index, tag, parent, prev_sibling, element_id, element_class, xpath, text, text_chars, link_chars,
+            {} if tags is None else tags, {} if lines is None else lines, {} if attrs is None else attrs, datetimes,
+        )
 
     @property
     def link_density(self):
@@ -346,27 +323,36 @@ cdef dict _EMPTY = {}
 cdef tuple _MISSING = ()
 
 
-cdef Block _new_block(
-    Py_ssize_t index, str tag, Py_ssize_t parent, Py_ssize_t prev, object id_, object class_, dict tags
-):
-    # Block(index, tag, parent, prev_sibling, id, class) without __init__'s argument parsing.
-    cdef Block block = Block.__new__(Block)
+cdef inline int _fill(
+    Block block, object index, str tag, object parent, object prev, object id_, object class_, str xpath, str text,
+    object text_chars, object link_chars, dict tags, dict lines, dict attrs, tuple datetimes,
+) except -1:
     block.index = index
     block.tag = tag
     block.parent = parent
     block.prev_sibling = prev
     block.element_id = id_
     block.element_class = class_
-    block.xpath = ""
-    block.text = ""
-    block.text_chars = 0
-    block.link_chars = 0
-    block.tags = tags  # filled in as the walk meets the block's elements
-    # most blocks have no text lines or attribute values: they share one empty dict, never
-    # written to (the walk gives a block its own attrs dict before adding to it)
-    block.lines = _EMPTY
-    block.attrs = _EMPTY
-    block.datetimes = ()
+    block.xpath = xpath
+    block.text = text
+    block.text_chars = text_chars
+    block.link_chars = link_chars
+    block.tags = tags
+    block.lines = lines
+    block.attrs = attrs
+    block.datetimes = datetimes
+    return 0
+
+
+cdef Block _new_block(
+    Py_ssize_t index, str tag, Py_ssize_t parent, Py_ssize_t prev, object id_, object class_, dict tags
+):
+    # Block(index, tag, parent, prev_sibling, id, class) without __init__'s argument parsing; the
+    # tags dict is filled in as the walk meets the block's elements. Most blocks have no text
+    # lines or attribute values: they share one empty dict, never written to (the walk gives a
+    # block its own attrs dict before adding to it).
+    cdef Block block = Block.__new__(Block)
+    _fill(block, index, tag, parent, prev, id_, class_, "", "", 0, 0, tags, _EMPTY, _EMPTY, ())
     return block
 
 
@@ -393,7 +379,7 @@ def walk(
     cdef const char* name
     cdef bint descend
     cdef int kind
-    cdef NameSlot* slot
+    cdef Slot* slot
     cdef _Tables tables = _Tables()
     cdef list tag_list = tables.tag_list
     cdef list blocks = []
@@ -408,7 +394,7 @@ def walk(
             # start of ``node`` (an element)
             descend = False
             slot = tables.name(node.name, block_tags, excluded)
-            tid = slot.id
+            tid = slot.value
             kind = slot.kind
             tag = <str>tag_list[tid]
             if not (kind & KIND_EXCLUDED) or node is top:
@@ -545,7 +531,7 @@ cdef _set_xpaths(cetree._Element start, list blocks, _Tables tables, object getp
                 if base is None:
                     base = getpath(cetree.elementFactory(start._doc, <tree.xmlNode*>place.parent))
                     known[place.parent] = base
-            if tables.pair(place.parent, place.tag_id).count == 1:
+            if tables.siblings(place.parent, place.tag_id) == 1:
                 path = base + "/" + block.tag
             else:
                 path = f"{base}/{block.tag}[{place.position}]"
