@@ -120,8 +120,11 @@ cdef class _Tables:
     cdef Py_ssize_t places_cap, places_used
     cdef list tag_list  # number -> tag str
     cdef dict tag_ids  # tag str -> number
+    cdef frozenset block_tags, excluded
 
-    def __cinit__(self):
+    def __cinit__(self, frozenset block_tags, frozenset excluded):
+        self.block_tags = block_tags
+        self.excluded = excluded
         self.names = _Table()
         self.pairs = _Table()
         self.tag_list = []
@@ -130,7 +133,7 @@ cdef class _Tables:
     def __dealloc__(self):
         free(self.places)
 
-    cdef Slot* name(self, const tree.xmlChar* ptr, frozenset block_tags, frozenset excluded) except NULL:
+    cdef Slot* name(self, const tree.xmlChar* ptr) except NULL:
         cdef bint added
         cdef Slot* slot = self.names.get(<size_t>ptr, 0, &added)
         cdef str tag
@@ -142,8 +145,8 @@ cdef class _Tables:
                 self.tag_list.append(tag)
             slot.value = tid
             slot.kind = (
-                (KIND_BLOCK if tag in block_tags else 0)
-                | (KIND_EXCLUDED if tag in excluded else 0)
+                (KIND_BLOCK if tag in self.block_tags else 0)
+                | (KIND_EXCLUDED if tag in self.excluded else 0)
                 | (KIND_LINK if tag == "a" else 0)
                 | (KIND_BR if tag == "br" else 0)
             )
@@ -380,7 +383,7 @@ def walk(
     cdef bint descend
     cdef int kind
     cdef Slot* slot
-    cdef _Tables tables = _Tables()
+    cdef _Tables tables = _Tables(block_tags, excluded)
     cdef list tag_list = tables.tag_list
     cdef list blocks = []
     cdef list tag_stack = []  # per open block: its tags dict
@@ -393,7 +396,7 @@ def walk(
         while True:
             # start of ``node`` (an element)
             descend = False
-            slot = tables.name(node.name, block_tags, excluded)
+            slot = tables.name(node.name)
             tid = slot.value
             kind = slot.kind
             tag = <str>tag_list[tid]
@@ -479,7 +482,7 @@ def walk(
                 if nxt != NULL:
                     break
                 # end of ``node``
-                kind = tables.name(node.name, block_tags, excluded).kind
+                kind = tables.name(node.name).kind
                 if not (kind & KIND_EXCLUDED) or node is top:
                     if (kind & KIND_LINK) and link_depth:
                         link_depth -= 1
@@ -511,8 +514,9 @@ cdef _set_xpaths(cetree._Element start, list blocks, _Tables tables, object getp
     # Blocks were numbered per parent element and tag during the walk (every same-tag sibling of a
     # block is a block), so no sibling is counted twice; the position is left out when the tag is
     # alone among its siblings, as lxml's getpath writes it. A block's parent element is usually
-    # its enclosing block's element; other parents (an inline wrapper) ask the tree once each.
-    cdef dict known = {}
+    # its enclosing block's element; other parents (inline wrappers) extend that block's path.
+    cdef dict known = {}  # inline parent element -> its path
+    cdef dict sibs = {}  # element -> (position, count) among its parent's same-name elements
     cdef Py_ssize_t i, up
     cdef Place* place
     cdef Block block
@@ -524,18 +528,56 @@ cdef _set_xpaths(cetree._Element start, list blocks, _Tables tables, object getp
             path = getpath(start)
         else:
             up = block.parent
-            if up >= 0 and tables.places[up].own == place.parent:
+            if tables.places[up].own == place.parent:
                 base = (<Block>blocks[up]).xpath
             else:
                 base = known.get(place.parent)
                 if base is None:
-                    base = getpath(cetree.elementFactory(start._doc, <tree.xmlNode*>place.parent))
+                    base = _inline_path(
+                        <tree.xmlNode*>place.parent, tables.places[up].own, (<Block>blocks[up]).xpath, sibs, tables
+                    )
                     known[place.parent] = base
             if tables.siblings(place.parent, place.tag_id) == 1:
                 path = base + "/" + block.tag
             else:
                 path = f"{base}/{block.tag}[{place.position}]"
         block.xpath = path
+
+
+cdef str _inline_path(tree.xmlNode* node, size_t block_element, str block_path, dict sibs, _Tables tables):
+    # The path of a non-block element: its enclosing block's path and a step per element between.
+    # lxml's getpath counts each element's preceding siblings, so 50,000 wrappers side by side
+    # cost 50,000^2 steps; here each parent's children are counted once (``sibs``).
+    cdef list steps = []
+    while <size_t>node != block_element:
+        steps.append(_step(node, sibs, tables))
+        node = node.parent
+    steps.reverse()
+    return block_path + "".join(steps)
+
+
+cdef str _step(tree.xmlNode* node, dict sibs, _Tables tables):
+    # "/name", or "/name[k]" when the parent has several element children of that name
+    cdef tree.xmlNode* c
+    cdef dict counts
+    cdef list order
+    cdef Py_ssize_t tid
+    hit = sibs.get(<size_t>node)
+    if hit is None:
+        counts = {}
+        order = []
+        c = node.parent.children
+        while c != NULL:
+            if c.type == tree.XML_ELEMENT_NODE:
+                tid = tables.name(c.name).value
+                counts[tid] = counts.get(tid, 0) + 1
+                order.append((<size_t>c, tid, counts[tid]))
+            c = c.next
+        for ptr, tid, n in order:
+            sibs[ptr] = (n, counts[tid])
+        hit = sibs[<size_t>node]
+    name = tables.tag_list[tables.name(node.name).value]
+    return f"/{name}" if hit[1] == 1 else f"/{name}[{hit[0]}]"
 
 
 cdef object _vector_key(dict weights):

@@ -202,6 +202,7 @@ class _XPaths:
     def paths(self) -> list[str]:
         """The XPath of every added element, in the order added."""
         known: dict[etree._Element, str] = {}
+        sibs: dict[etree._Element, tuple[int, int]] = {}
         out = []
         for el, parent, tag, n in self.seen:
             if parent is None:
@@ -209,11 +210,39 @@ class _XPaths:
             else:
                 base = known.get(parent)
                 if base is None:
-                    base = known[parent] = self.getpath(parent)
+                    base = known[parent] = self._inline_path(parent, known, sibs)
                 path = f"{base}/{tag}" if self.counts[parent][tag] == 1 else f"{base}/{tag}[{n}]"
             known[el] = path
             out.append(path)
         return out
+
+    def _inline_path(
+        self, el: etree._Element, known: dict[etree._Element, str], sibs: dict[etree._Element, tuple[int, int]]
+    ) -> str:
+        """The path of a non-block element: the nearest known ancestor's and a step per element
+        between (getpath counts each element's preceding siblings: quadratic for 50,000 inline
+        wrappers side by side; here each parent's children are counted once)."""
+        steps = []
+        node: etree._Element | None = el
+        while node is not None and node not in known:
+            parent = node.getparent()
+            if parent is None:
+                return self.getpath(el)
+            if node not in sibs:
+                counts: dict[str, int] = {}
+                order = []
+                for child in parent:
+                    if isinstance(child.tag, str):
+                        counts[child.tag] = counts.get(child.tag, 0) + 1
+                        order.append((child, counts[child.tag]))
+                for child, k in order:
+                    sibs[child] = (k, counts[child.tag])
+            k, total = sibs[node]
+            steps.append(f"/{node.tag}" if total == 1 else f"/{node.tag}[{k}]")
+            node = parent
+        if node is None:
+            return self.getpath(el)
+        return known[node] + "".join(reversed(steps))
 
 
 def blocks_of(root: etree._Element, cache: dict[Any, Any] | None = None) -> list[Block]:

@@ -167,6 +167,17 @@ def test_hundred_thousand_sibling_blocks_are_not_quadratic():
     assert len(parse_blocks(flat)) == 100_002
 
 
+# A hang guard as above: XPaths through inline wrappers used getpath() per wrapper (50,000
+# wrappers side by side took 8 s, 100,000 about half a minute); each parent's children are now
+# counted once.
+@pytest.mark.timeout(30)
+def test_hundred_thousand_inline_wrappers_are_not_quadratic():
+    cards = "".join(f"<a class=card><div>card {i}</div></a>" for i in range(100_000))
+    blocks = parse_blocks(f"<html><body>{cards}</body></html>")
+    assert len(blocks) == 100_001
+    assert blocks[-1].xpath == "/html/body/a[100000]/div"
+
+
 # ---------------------------------------------------------------- set-level fallbacks
 
 

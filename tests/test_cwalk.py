@@ -75,6 +75,10 @@ def test_edge_cases() -> None:
         "<body><noscript><p>hidden</p></noscript><template><p>t</p></template>after</body>",
         "<body><p>a<!-- comment -->b<?pi x?>c</p></body>",
         "<body>" + "<div>" * 3000 + "deep" + "</div>" * 3000 + "</body>",
+        # inline wrappers between blocks: paths step through them, numbered among same-name siblings
+        "<body><span><p>1</p></span><i>x</i><span><p>2</p></span><b><span><i></i><div>x</div></span></b></body>",
+        "<body><div><a><b><span><p>deep inline</p></span></b></a><a><p>next</p></a></div></body>",
+        "<body>" + "<a class=card><div>card</div></a>" * 2000 + "</body>",
     ]:
         _assert_same(text)
 
@@ -137,3 +141,33 @@ def test_pure_python_fallback_extracts_the_same(corpus_root: Path, monkeypatch: 
     monkeypatch.setattr(B, "_cwalk", None)
     monkeypatch.setattr(F, "_cwalk", None)
     assert [(x.post, x.comments) for x in extract_site(pages)] == compiled
+
+
+@pytest.mark.parametrize(
+    "fragment",
+    [
+        "<span><p>1</p></span><i>x</i><span><p>2</p></span><b><span><i></i><div>x</div></span></b>",
+        "<div><a><b><span><p>deep inline</p></span></b></a><a><p>next</p></a></div><p>last</p>",
+        "<ul><li>a</li><li>b</li></ul><table><tr><td>1</td><td>2</td></tr></table>",
+        "<a class=card><div>1</div></a><a class=card><div>2</div></a><em><a><div>3</div></a></em>",
+    ],
+)
+def test_xpaths_are_what_lxml_getpath_writes(fragment: str) -> None:
+    root = B.parse_html(f"<html><body>{fragment}</body></html>")
+    assert root is not None
+    tree = root.getroottree()
+    for block in B.blocks_of(root):
+        (element,) = tree.xpath(block.xpath)
+        assert element.tag == block.tag
+        assert tree.getpath(element) == block.xpath
+
+
+def test_corpus_xpaths_are_what_lxml_getpath_writes(corpus_root: Path) -> None:
+    site = next(iter_corpus(corpus_root, ["dragnet"]))
+    for page in site.page_files()[:3]:
+        root = B.parse_html(decode_html(page.read_bytes(), None).text)
+        assert root is not None
+        tree = root.getroottree()
+        for block in B.blocks_of(root):
+            (element,) = tree.xpath(block.xpath)
+            assert tree.getpath(element) == block.xpath
