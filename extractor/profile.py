@@ -119,7 +119,11 @@ class SiteProfile:
         idents = assign_identifiers(parsed.blocks, self.eligible & once, self.options.class_mode, cands)
         if self.main_id is not None:  # links in the post body stay (as in set extraction)
             content = [[c or (u and i == self.main_id) for c, u, i in zip(content[0], unique, idents, strict=True)]]
-        roles = [_role(flag, ident, self) for flag, ident in zip(content[0], idents, strict=True)]
+        post_ids, metadata_ids = self.post_ids, self.metadata_ids
+        roles = [
+            BOILERPLATE if not flag or ident in metadata_ids else (POST if ident in post_ids else COMMENT)
+            for flag, ident in zip(content[0], idents, strict=True)
+        ]
         if self.options.robust_post_identifiers:
             roles = self._new_identifiers(parsed.blocks, idents, roles)
         if self.fallback is not None:
@@ -222,12 +226,6 @@ def _fallback_from_json(data: object) -> Fallback | None:
     if isinstance(unit, dict):
         signature = UnitSignature(str(unit["tag"]), frozenset(unit.get("tokens") or []))
     return Fallback(frozenset(data.get("known_ids") or []), signature)
-
-
-def _role(content: bool, ident: str, profile: SiteProfile) -> str:
-    if not content or ident in profile.metadata_ids:
-        return BOILERPLATE
-    return POST if ident in profile.post_ids else COMMENT
 
 
 def learn_profile(
