@@ -27,6 +27,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .blocks import _cwalk  # type: ignore[attr-defined]
+
 # Guards the prefix bound against rounding: indexing a little more never changes the result.
 _EPS = 1e-9
 
@@ -214,6 +216,22 @@ def unique_blocks(
     """True where a block matches no block on a page of another cluster (fast, exact)."""
     cl = list(clusters) if clusters is not None else list(range(len(pages)))
     distinct, where = grouped if grouped is not None else _group(pages)
+    vectors, page_sets = [d.vector for d in distinct], [d.pages for d in distinct]
+    if _cwalk is not None:  # the same search, compiled
+        matched = _cwalk.matched_vectors(vectors, page_sets, cl, threshold, _EPS, cosine)
+    else:
+        matched = matched_vectors(vectors, page_sets, cl, threshold)
+    # an empty vector has cosine 0 with everything, even with an identical empty vector
+    return [[not distinct[i].vector.norm or not matched[i] for i in row] for row in where]
+
+
+def matched_vectors(
+    vectors: Sequence[Vector], page_sets: Sequence[set[int]], cl: Sequence[int], threshold: float
+) -> list[bool]:
+    """Per distinct vector (with the pages it occurs on): whether it occurs on two clusters or
+    matches a vector that occurs on another cluster than its own (``_cwalk.matched_vectors`` is
+    the same search, compiled)."""
+    distinct = [_Distinct(v, pages) for v, pages in zip(vectors, page_sets, strict=True)]
     # clusters reached by each distinct vector (itself and its verified neighbours)
     reach: list[set[int]] = [{cl[p] for p in d.pages} for d in distinct]
     open_ids = [i for i, r in enumerate(reach) if len(r) < 2 and distinct[i].vector.norm]
@@ -243,8 +261,7 @@ def unique_blocks(
                             break
                 if len(reach[i]) >= 2:
                     break
-    # an empty vector has cosine 0 with everything, even with an identical empty vector
-    return [[not distinct[i].vector.norm or not (reach[i] - {cl[p]}) for i in row] for p, row in enumerate(where)]
+    return [len(r) >= 2 for r in reach]
 
 
 def near_duplicate_clusters(

@@ -7,7 +7,7 @@ import math
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from extractor import DEFAULT, PAPER, Page, extract_site
+from extractor import DEFAULT, PAPER, Page, extract_site, matching
 from extractor.blocks import parse_blocks
 from extractor.features import block_vector
 from extractor.matching import (
@@ -253,3 +253,15 @@ def test_unequal_vectors_with_one_key_stay_distinct():
     assert unique_blocks([[a], [b, a2]]) == [[False], [True, False]]
     index = FingerprintIndex([a])
     assert index.matches(a2) and not index.matches(b)
+
+
+@SETTINGS
+@given(block_sets(with_clusters=True))
+def test_python_search_equals_bruteforce_with_clusters(case):
+    # unique_blocks runs the compiled search where it is built: the pure-Python one is checked here
+    pages, threshold, clusters = case
+    cl = list(clusters) if clusters is not None else list(range(len(pages)))
+    distinct, where = matching._group(pages)
+    matched = matching.matched_vectors([d.vector for d in distinct], [d.pages for d in distinct], cl, threshold)
+    fast = [[not distinct[i].vector.norm or not matched[i] for i in row] for row in where]
+    assert fast == unique_blocks_bruteforce(pages, threshold, clusters)
