@@ -916,3 +916,18 @@ def matched_vectors(list vectors, list page_sets, list clusters, double threshol
         free(postings)
         free(fill)
         free(buf)
+
+
+def dated_flags(list blocks, Py_ssize_t max_chars, object is_dated):
+    """``units.dated_flags``: 1 for a block with a ``datetime`` value or a short line (at most
+    ``max_chars`` characters) that ``is_dated``, else 0."""
+    cdef list out = []
+    cdef Block b
+    cdef Py_ssize_t n
+    for b in blocks:
+        if b.datetimes:
+            out.append(1)
+            continue
+        n = len(b.text)
+        out.append(1 if 0 < n <= max_chars and is_dated(b.text) else 0)
+    return out

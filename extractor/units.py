@@ -218,6 +218,8 @@ def date_line(block: Block) -> bool:
 
 def dated_flags(blocks: Sequence[Block]) -> list[int]:
     """1 for each date line (``date_line``), else 0."""
+    if _cwalk is not None and type(blocks) is list:
+        return _cwalk.dated_flags(blocks, SHORT_SLOT_CHARS, is_dated)  # type: ignore[no-any-return]
     return [int(date_line(b)) for b in blocks]
 
 
