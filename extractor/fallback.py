@@ -144,6 +144,9 @@ def _dated_units(blocks: Sequence[Block], roles: Sequence[str]) -> list[tuple[Un
     out = []
     for (_, tag), members in sorted(grouped.items(), key=lambda item: item[0][0]):
         if sum(1 for k in members if dated[k]) >= DATED_SHARE * len(members):
+            if len(members) == 1:  # (most groups: a lone date line) its tokens are all shared
+                out.append((UnitSignature(tag, class_tokens(blocks[members[0]])), members))
+                continue
             counts = Counter(t for k in members for t in class_tokens(blocks[k]))
             shared = frozenset(t for t, n in counts.items() if n >= SIGNATURE_TOKEN_SHARE * len(members))
             if counts and not shared:
