@@ -931,3 +931,19 @@ def dated_flags(list blocks, Py_ssize_t max_chars, object is_dated):
         n = len(b.text)
         out.append(1 if 0 < n <= max_chars and is_dated(b.text) else 0)
     return out
+
+
+def page_candidates(list blocks, str class_mode, dict memo, object compute):
+    """``identifiers.page_candidates``: each block's identifiers, () for blocks with neither id nor
+    class, else the memo's entry for (id, class, mode), or ``compute(block, mode)`` (which fills
+    the memo)."""
+    cdef list out = []
+    cdef Block b
+    cdef tuple empty = ()
+    for b in blocks:
+        if b.element_id is None and b.element_class is None:
+            out.append(empty)
+            continue
+        hit = memo.get((b.element_id, b.element_class, class_mode))
+        out.append(hit if hit is not None else compute(b, class_mode))
+    return out

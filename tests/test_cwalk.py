@@ -188,3 +188,16 @@ def test_compiled_unit_helpers_equal_their_python_forms(corpus_root: Path) -> No
                 if b.parent >= 0 and sums[b.index]:
                     sums[b.parent] += sums[b.index]
             assert B._cwalk.subtree_sums(flags, blocks) == sums
+
+
+@needs_cwalk
+@pytest.mark.parametrize("mode", ["attribute", "tokens"])
+def test_compiled_candidates_equal_python(corpus_root: Path, mode: str) -> None:
+    from extractor.identifiers import candidates, page_candidates
+
+    for site in list(iter_corpus(corpus_root))[::5]:
+        for page in site.page_files()[:2]:
+            blocks = B.parse_blocks(decode_html(page.read_bytes(), None).text)
+            expected = [() if b.element_id is None and b.element_class is None else candidates(b, mode) for b in blocks]
+            assert page_candidates(blocks, mode) == expected
+            assert B._cwalk.page_candidates(blocks, mode, {}, candidates) == expected  # every entry computed
