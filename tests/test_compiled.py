@@ -21,7 +21,9 @@ ROOT = Path(__file__).resolve().parents[1]
 SITES = ["tt21", "cocoon", "paulocoelhoblog.com", "thecarconnection.com", "blog.ted.com", "mashable.com"]
 
 EXTRACT = """
-import json, sys
+import json, os, sys
+if os.environ.get("TEST_NO_CWALK"):
+    sys.modules["extractor._cwalk"] = None  # as installed without a C compiler
 from extractor import Page, extract_site, learn_profile
 from extractor.corpus import iter_corpus
 out = []
@@ -35,12 +37,13 @@ for site in iter_corpus(sys.argv[1], sites=sys.argv[2:]):
         r = profile.extract(page)
         out.append([r.post, r.comments, r.template_match])
 import extractor.units as units
-print(json.dumps({"units": units.__file__, "out": out}))
+from extractor import blocks
+print(json.dumps({"units": units.__file__, "cwalk": blocks._cwalk is not None, "out": out}))
 """
 
 
-def _run(corpus_root: Path, source_modules: bool) -> dict[str, object]:
-    env = {**os.environ, C.SOURCE_ENV: "1" if source_modules else "0"}
+def _run(corpus_root: Path, source_modules: bool, no_cwalk: bool = False) -> dict[str, object]:
+    env = {**os.environ, C.SOURCE_ENV: "1" if source_modules else "0", "TEST_NO_CWALK": "1" if no_cwalk else ""}
     done = subprocess.run(
         [sys.executable, "-c", EXTRACT, str(corpus_root), *SITES],
         capture_output=True,
@@ -72,6 +75,14 @@ def test_compiled_modules_give_their_sources_output(corpus_root: Path) -> None:
     assert str(source["units"]).endswith("units.py")
     assert len(source["out"]) > 100  # type: ignore[arg-type]
     assert compiled["out"] == source["out"]
+
+
+def test_an_install_without_a_compiler_gives_the_same_output(corpus_root: Path) -> None:
+    # no compiled code at all: the Python walk, vectors, matching search and block classes
+    compiled = _run(corpus_root, source_modules=False)
+    pure = _run(corpus_root, source_modules=True, no_cwalk=True)
+    assert pure["cwalk"] is False
+    assert compiled["out"] == pure["out"]
 
 
 def _fake_build(tmp_path: Path, name: str, text: str) -> Path:
