@@ -51,21 +51,27 @@ def source_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _built(directory: Path, name: str) -> bool:
-    suffixes = importlib.machinery.EXTENSION_SUFFIXES
-    return any((directory / f"{name}{suffix}").exists() for suffix in suffixes)
+def _built_names(directory: Path) -> set[str]:
+    """Modules of ``directory`` with an extension build beside their ``.py``."""
+    names = set()
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        for path in directory.glob(f"*{suffix}"):
+            name = path.name[: -len(suffix)]
+            if (directory / f"{name}.py").exists():
+                names.add(name)
+    return names
 
 
 def stale_modules(directory: Path) -> list[str]:
-    """Compiled modules in ``directory`` whose build does not match their current source."""
+    """Modules in ``directory`` whose build does not match their current source (a build of a
+    module that is not in ``COMPILED``, left by another build, counts as stale too)."""
     try:
         recorded = json.loads((directory / HASHES_FILE).read_text())
     except (OSError, ValueError):
         recorded = {}
     stale = []
-    for name in COMPILED:
-        source = directory / f"{name}.py"
-        if _built(directory, name) and source.exists() and recorded.get(name) != source_digest(source):
+    for name in sorted(_built_names(directory)):
+        if name not in COMPILED or recorded.get(name) != source_digest(directory / f"{name}.py"):
             stale.append(name)
     return stale
 
@@ -93,7 +99,7 @@ def prefer_fresh_sources(directory: Path | None = None) -> list[str]:
     """
     directory = directory or Path(__file__).resolve().parent
     if os.environ.get(SOURCE_ENV, "") not in ("", "0"):
-        names = [name for name in COMPILED if _built(directory, name)]
+        names = sorted(_built_names(directory))
     else:
         names = stale_modules(directory)
         if names:

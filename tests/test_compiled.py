@@ -106,3 +106,15 @@ def test_a_build_without_recorded_digests_is_stale(tmp_path: Path) -> None:
     _fake_build(tmp_path, "units", "X = 1\n")
     (tmp_path / "records.py").write_text("Y = 1\n")  # a source without a build is not stale
     assert C.stale_modules(tmp_path) == ["units"]
+
+
+def test_a_build_of_a_module_not_compiled_by_setup_is_stale(tmp_path: Path) -> None:
+    # an extension left by another build (not in COMPILED) must not shadow its source unnoticed
+    _fake_build(tmp_path, "decode", "X = 1\n")
+    (tmp_path / C.HASHES_FILE).write_text(json.dumps({"decode": C.source_digest(tmp_path / "decode.py")}))
+    assert C.stale_modules(tmp_path) == ["decode"]
+
+
+def test_the_compiled_walk_has_no_source_and_is_never_stale(tmp_path: Path) -> None:
+    (tmp_path / f"_cwalk{importlib.machinery.EXTENSION_SUFFIXES[0]}").write_bytes(b"")
+    assert C.stale_modules(tmp_path) == []
