@@ -1,6 +1,7 @@
 """Builds the optional compiled parts of the extractor; all metadata is in pyproject.toml.
 
-- ``extractor/_cwalk.pyx``: the block walk and other per-block loops, written for C.
+- ``extractor/_cblock.pyx`` (the Block class), ``_cwalk.pyx`` (the block walk) and ``_cpasses.pyx``
+  (vectors, the matching search and other per-block passes), written for C.
 - The modules listed in ``extractor/_compiled.py`` compiled from their unchanged Python sources
   (Cython with annotations ignored: the same semantics, less interpreter overhead). Each source's
   SHA-256 is recorded, so that an edited source runs instead of its stale build.
@@ -28,7 +29,11 @@ modules = compiled["COMPILED"]
     json.dumps({name: compiled["source_digest"](PACKAGE / f"{name}.py") for name in modules}, indent=1) + "\n"
 )
 
-extensions = [Extension("extractor._cwalk", ["extractor/_cwalk.pyx"], include_dirs=lxml.get_include(), optional=True)]
+extensions = [
+    Extension("extractor._cblock", ["extractor/_cblock.pyx"], optional=True),
+    Extension("extractor._cwalk", ["extractor/_cwalk.pyx"], include_dirs=lxml.get_include(), optional=True),
+    Extension("extractor._cpasses", ["extractor/_cpasses.pyx"], optional=True),
+]
 extensions += [Extension(f"extractor.{name}", [f"extractor/{name}.py"], optional=True) for name in modules]
 
 setup(

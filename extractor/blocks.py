@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-try:  # the compiled walk, built by `pip install -e .` when a C compiler is present
-    from . import _cwalk  # type: ignore[attr-defined]
+try:  # the compiled walk and passes, built by `pip install -e .` when a C compiler is present
+    from . import _cblock, _cpasses, _cwalk  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - pure-Python installs
-    _cwalk = None
+    _cblock = _cpasses = _cwalk = None
 
 # The block-level elements (one place, with the reason).
 # HTML 4.01 §7.5.3 lists the block-level elements of %block and %flow: P, H1-H6, UL, OL, DIR, MENU,
@@ -135,7 +135,7 @@ BLOCK_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Block))
 if _cwalk is not None and not TYPE_CHECKING:
     # The same class compiled (same fields, defaults and properties): a set creates a hundred
     # thousand blocks, and the walk fills a C struct where the dataclass needs 14 attribute stores.
-    Block = _cwalk.Block
+    Block = _cblock.Block
 
 
 def parse_html(text: str, utf8: bytes | None = None) -> etree._Element | None:

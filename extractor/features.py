@@ -15,7 +15,7 @@ from .blocks import (
     ATTR_PREFIX,
     TAG_PREFIX,
     Block,
-    _cwalk,  # type: ignore[attr-defined]
+    _cpasses,  # type: ignore[attr-defined]
 )
 from .matching import Vector
 from .options import Options
@@ -31,12 +31,12 @@ def _tag_key(tag: str) -> str:
 
 
 def block_vectors(blocks: list[Block], options: Options, cache: dict[Any, Any]) -> list[Vector]:
-    """``block_vector`` for every block of a page (compiled when ``_cwalk`` is built).
+    """``block_vector`` for every block of a page (compiled when ``_cpasses`` is built).
 
     The compiled form also shares the vectors of repeated text blocks through ``cache``.
     """
-    if _cwalk is not None:
-        return _cwalk.block_vectors(
+    if _cpasses is not None:
+        return _cpasses.block_vectors(
             blocks, options.tag_weight, options.tag_scale, cache, Vector, math.hypot, TAG_PREFIX, ATTR_PREFIX
         )
     return [block_vector(b, options, cache) for b in blocks]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .blocks import Block, _cwalk  # type: ignore[attr-defined]
+from .blocks import Block, _cpasses  # type: ignore[attr-defined]
 from .options import ClassMode
 
 DEFAULT_IDENTIFIER = "_default"
@@ -61,8 +61,8 @@ def _candidates(block: Block, class_mode: ClassMode) -> list[str]:
 
 def page_candidates(blocks: Iterable[Block], class_mode: ClassMode) -> list[tuple[str, ...]]:
     """Every block's identifiers in the order they are tried (computed once per page and shared)."""
-    if _cwalk is not None and type(blocks) is list:
-        return _cwalk.page_candidates(blocks, class_mode, _CANDIDATES, candidates)  # type: ignore[no-any-return]
+    if _cpasses is not None and type(blocks) is list:
+        return _cpasses.page_candidates(blocks, class_mode, _CANDIDATES, candidates)  # type: ignore[no-any-return]
     return [() if b.element_id is None and b.element_class is None else candidates(b, class_mode) for b in blocks]
 
 

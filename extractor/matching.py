@@ -27,7 +27,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .blocks import _cwalk  # type: ignore[attr-defined]
+from .blocks import _cpasses  # type: ignore[attr-defined]
 
 # Guards the prefix bound against rounding: indexing a little more never changes the result.
 _EPS = 1e-9
@@ -42,7 +42,7 @@ def vector_key(weights: dict[str, float]) -> int:
 
     Unequal vectors may share it too, so grouping by key compares the weights as well
     (``same_vector``). A frozenset of the items did both at once, but built a hash table and one
-    tuple per feature for each of a set's ~50,000 text blocks. ``_cwalk.block_vectors`` computes
+    tuple per feature for each of a set's ~50,000 text blocks. ``_cpasses.block_vectors`` computes
     the same value in C (tests/test_cwalk.py compares them).
     """
     h = len(weights)
@@ -217,8 +217,8 @@ def unique_blocks(
     cl = list(clusters) if clusters is not None else list(range(len(pages)))
     distinct, where = grouped if grouped is not None else _group(pages)
     vectors, page_sets = [d.vector for d in distinct], [d.pages for d in distinct]
-    if _cwalk is not None:  # the same search, compiled
-        matched = _cwalk.matched_vectors(vectors, page_sets, cl, threshold, _EPS, cosine)
+    if _cpasses is not None:  # the same search, compiled
+        matched = _cpasses.matched_vectors(vectors, page_sets, cl, threshold, _EPS, cosine)
     else:
         matched = matched_vectors(vectors, page_sets, cl, threshold)
     # an empty vector has cosine 0 with everything, even with an identical empty vector
@@ -229,7 +229,7 @@ def matched_vectors(
     vectors: Sequence[Vector], page_sets: Sequence[set[int]], cl: Sequence[int], threshold: float
 ) -> list[bool]:
     """Per distinct vector (with the pages it occurs on): whether it occurs on two clusters or
-    matches a vector that occurs on another cluster than its own (``_cwalk.matched_vectors`` is
+    matches a vector that occurs on another cluster than its own (``_cpasses.matched_vectors`` is
     the same search, compiled)."""
     distinct = [_Distinct(v, pages) for v, pages in zip(vectors, page_sets, strict=True)]
     # clusters reached by each distinct vector (itself and its verified neighbours)

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .blocks import Block, _cwalk, parse_blocks  # type: ignore[attr-defined]
+from .blocks import Block, _cpasses, parse_blocks  # type: ignore[attr-defined]
 from .decode import decode_html
 from .fallback import Fallback, dated_comment_region, feed_comment_ids, identifier_region
 from .features import block_vectors
@@ -71,8 +71,8 @@ class BlockResult:
     text: str
 
 
-if _cwalk is not None and not TYPE_CHECKING:
-    BlockResult = _cwalk.BlockResult  # the same class compiled, built in C by page_output
+if _cpasses is not None and not TYPE_CHECKING:
+    BlockResult = _cpasses.BlockResult  # the same class compiled, built in C by page_output
 
 
 @dataclass(slots=True)
@@ -352,8 +352,8 @@ def page_output(
     warnings: list[str],
     records: list[CommentRecord] | None = None,
 ) -> PageExtraction:
-    if _cwalk is not None:
-        results, post_lines, comments = _cwalk.page_blocks(page.blocks, roles, idents, POST, COMMENT)
+    if _cpasses is not None:
+        results, post_lines, comments = _cpasses.page_blocks(page.blocks, roles, idents, POST, COMMENT)
     else:
         post_lines, comments, results = [], [], []
         for b, role, ident in zip(page.blocks, roles, idents, strict=True):

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from .blocks import HEADINGS, Block, _cwalk  # type: ignore[attr-defined]
+from .blocks import HEADINGS, Block, _cpasses  # type: ignore[attr-defined]
 from .dates import is_dated
 from .separate import COMMENT, POST
 
@@ -53,8 +53,8 @@ def children(blocks: Sequence[Block]) -> list[list[int]]:
 
 def subtree_sums(values: list[int], blocks: Sequence[Block]) -> list[int]:
     """Each block's value plus its descendants' (blocks are in preorder, so reversed = children first)."""
-    if _cwalk is not None and type(blocks) is list:
-        return _cwalk.subtree_sums(values, blocks)  # type: ignore[no-any-return]
+    if _cpasses is not None and type(blocks) is list:
+        return _cpasses.subtree_sums(values, blocks)  # type: ignore[no-any-return]
     sums = list(values)
     for b in reversed(blocks):
         if b.parent >= 0 and sums[b.index]:
@@ -218,8 +218,8 @@ def date_line(block: Block) -> bool:
 
 def dated_flags(blocks: Sequence[Block]) -> list[int]:
     """1 for each date line (``date_line``), else 0."""
-    if _cwalk is not None and type(blocks) is list:
-        return _cwalk.dated_flags(blocks, SHORT_SLOT_CHARS, is_dated)  # type: ignore[no-any-return]
+    if _cpasses is not None and type(blocks) is list:
+        return _cpasses.dated_flags(blocks, SHORT_SLOT_CHARS, is_dated)  # type: ignore[no-any-return]
     return [int(date_line(b)) for b in blocks]
 
 

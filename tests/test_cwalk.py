@@ -1,4 +1,5 @@
-"""The compiled block walk (extractor/_cwalk.pyx) gives exactly the pure-Python walk's blocks."""
+"""The compiled block walk (extractor/_cwalk.pyx) gives exactly the pure-Python walk's blocks, and
+the compiled passes (extractor/_cpasses.pyx) their Python forms' results."""
 
 from __future__ import annotations
 
@@ -138,8 +139,8 @@ def test_pure_python_fallback_extracts_the_same(corpus_root: Path, monkeypatch: 
     site = next(iter_corpus(corpus_root, ["wordpress"]))
     pages = [Page(None, p.read_bytes()) for p in site.page_files()[:8]]
     compiled = [(x.post, x.comments) for x in extract_site(pages)]
-    monkeypatch.setattr(B, "_cwalk", None)
-    monkeypatch.setattr(F, "_cwalk", None)
+    monkeypatch.setattr(B, "_cwalk", None)  # the Python walk and vectors (test_compiled.py runs
+    monkeypatch.setattr(F, "_cpasses", None)  # a whole install without compiled code)
     assert [(x.post, x.comments) for x in extract_site(pages)] == compiled
 
 
@@ -182,12 +183,12 @@ def test_compiled_unit_helpers_equal_their_python_forms(corpus_root: Path) -> No
         for page in site.page_files()[:2]:
             blocks = B.parse_blocks(decode_html(page.read_bytes(), None).text)
             flags = [int(date_line(b)) for b in blocks]
-            assert B._cwalk.dated_flags(blocks, SHORT_SLOT_CHARS, is_dated) == flags
+            assert B._cpasses.dated_flags(blocks, SHORT_SLOT_CHARS, is_dated) == flags
             sums = list(flags)
             for b in reversed(blocks):  # units.subtree_sums in Python
                 if b.parent >= 0 and sums[b.index]:
                     sums[b.parent] += sums[b.index]
-            assert B._cwalk.subtree_sums(flags, blocks) == sums
+            assert B._cpasses.subtree_sums(flags, blocks) == sums
 
 
 @needs_cwalk
@@ -200,4 +201,4 @@ def test_compiled_candidates_equal_python(corpus_root: Path, mode: str) -> None:
             blocks = B.parse_blocks(decode_html(page.read_bytes(), None).text)
             expected = [() if b.element_id is None and b.element_class is None else candidates(b, mode) for b in blocks]
             assert page_candidates(blocks, mode) == expected
-            assert B._cwalk.page_candidates(blocks, mode, {}, candidates) == expected  # every entry computed
+            assert B._cpasses.page_candidates(blocks, mode, {}, candidates) == expected  # every entry computed

@@ -1,0 +1,382 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Compiled forms of per-block passes after the walk: vectors (features.py), the matching search
+(matching.py), page output (pipeline.py), subtree sums and date-line flags (units.py) and
+identifier candidates (identifiers.py). Each gives exactly its Python form's result
+(tests/test_cwalk.py, tests/test_matching.py, tests/test_compiled.py).
+"""
+
+from cpython.dict cimport PyDict_Next
+from cpython.object cimport PyObject
+from libc.math cimport sqrt
+from libc.stdlib cimport calloc, free, malloc
+
+from extractor._cblock cimport Block
+
+
+cdef object _vector_key(dict weights):
+    # matching.vector_key in C: the same order-free sum, modulo 2**64
+    cdef unsigned long long h = <unsigned long long>len(weights)
+    cdef unsigned long long hk, hv
+    for f, w in weights.items():
+        hk = <unsigned long long>hash(f)
+        hv = <unsigned long long>hash(w)
+        h += (hk * <unsigned long long>0x9E3779B97F4A7C15) ^ hv
+    return h
+
+
+cdef object _block_key(dict tags, str text, dict attrs):
+    # a hash of what a block's vector depends on (tag counts in order, text, attribute values),
+    # without building tuples of the items; equal blocks share it, and a shared key is confirmed
+    # by comparing the three (block_vectors)
+    cdef unsigned long long h = <unsigned long long>len(tags) * <unsigned long long>0x9E3779B97F4A7C15
+    cdef Py_ssize_t pos = 0
+    cdef PyObject* k
+    cdef PyObject* v
+    while PyDict_Next(tags, &pos, &k, &v):
+        h = (h ^ <unsigned long long>hash(<object>k)) * <unsigned long long>0x100000001B3
+        h = (h ^ <unsigned long long>hash(<object>v)) * <unsigned long long>0x100000001B3
+    if text:
+        h ^= <unsigned long long>hash(text) * <unsigned long long>0xC2B2AE3D27D4EB4F
+    if attrs:
+        pos = 0
+        while PyDict_Next(attrs, &pos, &k, &v):
+            h += (<unsigned long long>hash(<object>k) * <unsigned long long>0x165667B19E3779F9) ^ <unsigned long long>hash(<object>v)
+    return h
+
+
+def block_vectors(list blocks, str mode, double scale, dict cache, object vector_cls, object hypot, str tag_prefix, str attr_prefix):
+    """``features.block_vector`` for every block of a page, compiled (same weights, norm and key).
+
+    ``cache`` shares the vectors of repeated blocks within a set (most of a page's blocks repeat
+    on the set's other pages): keyed by a hash of the block's tag counts, text and attribute
+    values (a vector depends on nothing else: the lines are the text's), confirmed by comparing
+    them.
+    """
+    cdef list out = []
+    cdef dict tags, lines, attrs, weights
+    cdef dict tag_keys = {}
+    cdef Py_ssize_t n
+    cdef int kind = 0 if mode == "binary" else (1 if mode == "count" else 2)
+    cdef Block block
+    cdef tuple entry
+    for block in blocks:
+        tags = block.tags
+        lines = block.lines
+        attrs = block.attrs
+        cache_key = _block_key(tags, block.text, attrs)
+        entry = cache.get(cache_key)
+        if entry is not None and entry[1] == block.text and entry[0] == tags and entry[2] == attrs:
+            out.append(entry[3])
+            continue
+        weights = {}
+        for t, count in tags.items():
+            key = tag_keys.get(t)
+            if key is None:
+                key = tag_keys[t] = tag_prefix + t
+            n = count
+            if kind == 0:
+                weights[key] = scale
+            elif kind == 1:
+                weights[key] = n * scale
+            else:
+                weights[key] = sqrt(<double>n) * scale
+        if lines:
+            weights.update(lines)
+        if attrs:
+            for value, count in attrs.items():
+                key = attr_prefix + value
+                weights[key] = weights.get(key, 0) + count
+        vector = vector_cls.__new__(vector_cls)
+        vector.weights = weights
+        vector.norm = hypot(*weights.values())
+        vector.key = _vector_key(weights)
+        if entry is None:  # (another block under the same hash keeps its entry)
+            cache[cache_key] = (tags, block.text, attrs, vector)
+        out.append(vector)
+    return out
+
+
+cdef class BlockResult:
+    """``pipeline.BlockResult``, compiled: a page reports every block (a set, a hundred thousand)."""
+
+    cdef public object index
+    cdef public str tag
+    cdef public str xpath
+    cdef public str identifier
+    cdef public str role  # "post", "comment" or "boilerplate"
+    cdef public str text
+
+    def __init__(self, index, tag, xpath, identifier, role, text):
+        self.index = index
+        self.tag = tag
+        self.xpath = xpath
+        self.identifier = identifier
+        self.role = role
+        self.text = text
+
+    def _fields(self):
+        return (self.index, self.tag, self.xpath, self.identifier, self.role, self.text)
+
+    def __eq__(self, other):
+        if not isinstance(other, BlockResult):
+            return NotImplemented
+        return self._fields() == (<BlockResult>other)._fields()
+
+    __hash__ = None
+
+    def __repr__(self):
+        return "BlockResult(index=%r, tag=%r, xpath=%r, identifier=%r, role=%r, text=%r)" % self._fields()
+
+
+def page_blocks(list blocks, list roles, list idents, str post, str comment):
+    """``pipeline.page_output``'s loop: every block's result, the post's lines, the comment texts."""
+    cdef list results = []
+    cdef list post_lines = []
+    cdef list comments = []
+    cdef Block b
+    cdef BlockResult r
+    cdef str role
+    cdef Py_ssize_t i, n = len(blocks)
+    if len(roles) != n or len(idents) != n:
+        raise ValueError("blocks, roles and identifiers differ in length")
+    for i in range(n):
+        b = <Block>blocks[i]
+        role = <str>roles[i]
+        r = BlockResult.__new__(BlockResult)
+        r.index = b.index
+        r.tag = b.tag
+        r.xpath = b.xpath
+        r.identifier = <str>idents[i]
+        r.role = role
+        r.text = b.text
+        results.append(r)
+        if b.text:
+            if role == post:
+                post_lines.append(b.text)
+            elif role == comment:
+                comments.append(b.text)
+    return results, post_lines, comments
+
+
+def subtree_sums(list values, list blocks):
+    """``units.subtree_sums``: each block's value plus its descendants' (preorder, children first
+    when reversed)."""
+    cdef Py_ssize_t n = len(blocks), i, p
+    cdef long long* acc
+    cdef Block b
+    if len(values) != n:
+        raise ValueError("one value per block")
+    if n == 0:
+        return []
+    acc = <long long*>malloc(n * sizeof(long long))
+    if acc == NULL:
+        raise MemoryError()
+    try:
+        for i in range(n):
+            acc[i] = values[i]
+        for i in range(n - 1, -1, -1):
+            b = <Block>blocks[i]
+            p = b.parent
+            if p >= 0 and acc[i]:
+                acc[p] += acc[i]
+        return [acc[i] for i in range(n)]
+    finally:
+        free(acc)
+
+
+cdef extern from "stdlib.h":
+    void qsort(void* base, size_t nmemb, size_t size, int (*compar)(const void*, const void*) noexcept nogil) nogil
+
+
+cdef struct RankedWeight:
+    Py_ssize_t rank
+    double weight
+
+
+cdef int _by_rank(const void* a, const void* b) noexcept nogil:
+    cdef Py_ssize_t ra = (<const RankedWeight*>a).rank, rb = (<const RankedWeight*>b).rank
+    return -1 if ra < rb else (1 if ra > rb else 0)
+
+
+def matched_vectors(list vectors, list page_sets, list clusters, double threshold, double eps, object cosine):
+    """``matching.unique_blocks`` after grouping, compiled: for each distinct vector, whether it
+    occurs on two clusters of pages or has cosine above ``threshold`` with a vector that occurs
+    on another cluster than its own.
+
+    The same search as the Python form: features ranked by document frequency (ties in first-seen
+    order), each vector indexed under the shortest prefix whose suffix norm is below
+    ``(threshold - eps) * norm``, every single-cluster vector probing with all of its features,
+    candidates verified with ``cosine``, a search stopped at its first match on another cluster.
+    """
+    cdef Py_ssize_t n = len(vectors), i, j, k, r, f_count, total, start, end
+    cdef Py_ssize_t* first = NULL  # per vector: a cluster it reaches
+    cdef char* multi = NULL  # per vector: it reaches two clusters or more
+    cdef Py_ssize_t* occ_first = NULL  # per vector: a cluster it occurs on
+    cdef char* occ_multi = NULL
+    cdef Py_ssize_t* stamp = NULL
+    cdef Py_ssize_t* prefix_start = NULL  # CSR of each vector's prefix ranks
+    cdef Py_ssize_t* prefix_ranks = NULL
+    cdef Py_ssize_t* post_start = NULL  # CSR of each rank's vectors (postings)
+    cdef Py_ssize_t* postings = NULL
+    cdef Py_ssize_t* fill = NULL
+    cdef RankedWeight* buf = NULL
+    cdef Py_ssize_t buf_cap = 0
+    cdef double norm, rest, bound
+    cdef bint any_open = False
+    cdef dict weights, df, rank
+    cdef Py_ssize_t pos
+    cdef PyObject* key
+    cdef PyObject* value
+    try:
+        first = <Py_ssize_t*>malloc((n + 1) * sizeof(Py_ssize_t))
+        occ_first = <Py_ssize_t*>malloc((n + 1) * sizeof(Py_ssize_t))
+        multi = <char*>calloc(n + 1, 1)
+        occ_multi = <char*>calloc(n + 1, 1)
+        if first == NULL or occ_first == NULL or multi == NULL or occ_multi == NULL:
+            raise MemoryError()
+        for i in range(n):
+            first[i] = -1
+            for p in page_sets[i]:
+                c = <Py_ssize_t>clusters[p]
+                if first[i] < 0:
+                    first[i] = c
+                elif c != first[i]:
+                    multi[i] = 1
+            occ_first[i] = first[i]
+            occ_multi[i] = multi[i]
+            if not multi[i] and vectors[i].norm:
+                any_open = True
+        if any_open:
+            df = {}
+            for v in vectors:
+                weights = v.weights
+                pos = 0
+                while PyDict_Next(weights, &pos, &key, &value):
+                    df[<object>key] = df.get(<object>key, 0) + 1
+            rank = {f: r for r, f in enumerate(sorted(df, key=df.__getitem__))}
+            f_count = len(rank)
+            # each vector's prefix (rarest features first, until the rest cannot reach the threshold)
+            total = 0
+            for v in vectors:
+                total += len((<dict>v.weights))
+            prefix_start = <Py_ssize_t*>malloc((n + 1) * sizeof(Py_ssize_t))
+            prefix_ranks = <Py_ssize_t*>malloc((total + 1) * sizeof(Py_ssize_t))
+            post_start = <Py_ssize_t*>calloc(f_count + 1, sizeof(Py_ssize_t))
+            if prefix_start == NULL or prefix_ranks == NULL or post_start == NULL:
+                raise MemoryError()
+            k = 0
+            for i in range(n):
+                prefix_start[i] = k
+                v = vectors[i]
+                norm = v.norm
+                if not norm:
+                    continue
+                weights = v.weights
+                if len(weights) > buf_cap:
+                    buf_cap = len(weights) * 2
+                    free(buf)
+                    buf = <RankedWeight*>malloc(buf_cap * sizeof(RankedWeight))
+                    if buf == NULL:
+                        raise MemoryError()
+                j = 0
+                pos = 0
+                while PyDict_Next(weights, &pos, &key, &value):
+                    buf[j].rank = <Py_ssize_t>rank[<object>key]
+                    buf[j].weight = <double>(<object>value)
+                    j += 1
+                if j > 1:
+                    qsort(buf, j, sizeof(RankedWeight), _by_rank)
+                rest = norm * norm
+                bound = (threshold - eps) * norm
+                for r in range(j):
+                    prefix_ranks[k] = buf[r].rank
+                    post_start[buf[r].rank + 1] += 1
+                    k += 1
+                    rest -= buf[r].weight * buf[r].weight
+                    if rest <= 0 or sqrt(rest if rest > 0.0 else 0.0) < bound:
+                        break
+            prefix_start[n] = k
+            for r in range(f_count):
+                post_start[r + 1] += post_start[r]
+            postings = <Py_ssize_t*>malloc((k + 1) * sizeof(Py_ssize_t))
+            fill = <Py_ssize_t*>malloc((f_count + 1) * sizeof(Py_ssize_t))
+            stamp = <Py_ssize_t*>malloc((n + 1) * sizeof(Py_ssize_t))
+            if postings == NULL or fill == NULL or stamp == NULL:
+                raise MemoryError()
+            for r in range(f_count):
+                fill[r] = post_start[r]
+            for i in range(n):  # postings in increasing vector order
+                for k in range(prefix_start[i], prefix_start[i + 1]):
+                    r = prefix_ranks[k]
+                    postings[fill[r]] = i
+                    fill[r] += 1
+            for i in range(n):
+                stamp[i] = -1
+            for i in range(n):
+                if multi[i] or not vectors[i].norm:
+                    continue
+                x = vectors[i]
+                stamp[i] = i
+                weights = x.weights
+                pos = 0
+                while not multi[i] and PyDict_Next(weights, &pos, &key, &value):
+                    r = <Py_ssize_t>rank[<object>key]
+                    start, end = post_start[r], post_start[r + 1]
+                    for k in range(start, end):
+                        j = postings[k]
+                        if stamp[j] == i:
+                            continue
+                        stamp[j] = i
+                        if not multi[j] and first[j] == first[i]:
+                            continue  # a neighbour confined to the same single cluster adds nothing
+                        if cosine(x, vectors[j]) > threshold:
+                            if occ_multi[j] or occ_first[j] != first[i]:
+                                multi[i] = 1
+                            if not multi[j] and first[j] != occ_first[i]:
+                                multi[j] = 1
+                            if multi[i]:
+                                break
+        return [bool(multi[i]) for i in range(n)]
+    finally:
+        free(first)
+        free(occ_first)
+        free(multi)
+        free(occ_multi)
+        free(stamp)
+        free(prefix_start)
+        free(prefix_ranks)
+        free(post_start)
+        free(postings)
+        free(fill)
+        free(buf)
+
+
+def dated_flags(list blocks, Py_ssize_t max_chars, object is_dated):
+    """``units.dated_flags``: 1 for a block with a ``datetime`` value or a short line (at most
+    ``max_chars`` characters) that ``is_dated``, else 0."""
+    cdef list out = []
+    cdef Block b
+    cdef Py_ssize_t n
+    for b in blocks:
+        if b.datetimes:
+            out.append(1)
+            continue
+        n = len(b.text)
+        out.append(1 if 0 < n <= max_chars and is_dated(b.text) else 0)
+    return out
+
+
+def page_candidates(list blocks, str class_mode, dict memo, object compute):
+    """``identifiers.page_candidates``: each block's identifiers, () for blocks with neither id nor
+    class, else the memo's entry for (id, class, mode), or ``compute(block, mode)`` (which fills
+    the memo)."""
+    cdef list out = []
+    cdef Block b
+    cdef tuple empty = ()
+    for b in blocks:
+        if b.element_id is None and b.element_class is None:
+            out.append(empty)
+            continue
+        hit = memo.get((b.element_id, b.element_class, class_mode))
+        out.append(hit if hit is not None else compute(b, class_mode))
+    return out
