@@ -380,3 +380,37 @@ def page_candidates(list blocks, str class_mode, dict memo, object compute):
         hit = memo.get((b.element_id, b.element_class, class_mode))
         out.append(hit if hit is not None else compute(b, class_mode))
     return out
+
+
+def children(list blocks):
+    """``units.children``: each block's child blocks, by index."""
+    cdef list kids = [[] for _ in range(len(blocks))]
+    cdef Block b
+    cdef Py_ssize_t up
+    for b in blocks:
+        up = b.parent
+        if up >= 0:
+            (<list>kids[up]).append(b.index)
+    return kids
+
+
+def text_flags(list blocks, object roles, object role, object not_role, frozenset skip_tags):
+    """``units.text_flags``: 1 for each block with text (of ``role``, of any role but ``not_role``,
+    and not a tag in ``skip_tags``), else 0."""
+    cdef Py_ssize_t i, n = len(blocks)
+    cdef list out = [0] * n
+    cdef Block b
+    if roles is not None and len(roles) != n:
+        raise ValueError("one role per block")
+    for i in range(n):
+        b = <Block>blocks[i]
+        if not b.text:
+            continue
+        if roles is not None:
+            r = roles[i]
+            if (role is not None and r != role) or (not_role is not None and r == not_role):
+                continue
+        if skip_tags and b.tag in skip_tags:
+            continue
+        out[i] = 1
+    return out

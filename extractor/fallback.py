@@ -27,7 +27,15 @@ from dataclasses import dataclass
 from .blocks import Block
 from .scoring import tokenize
 from .separate import BOILERPLATE, COMMENT, POST
-from .units import SIGNATURE_TOKEN_SHARE, UnitSignature, class_tokens, dated_flags, pair_tags, subtree_sums
+from .units import (
+    SIGNATURE_TOKEN_SHARE,
+    UnitSignature,
+    class_tokens,
+    dated_flags,
+    pair_tags,
+    subtree_sums,
+    text_flags,
+)
 
 # Share of a candidate's units that must carry a date, and of pages that must show a repeated
 # dated list of one kind (pages with a single comment cannot show repetition, so this is low).
@@ -122,9 +130,7 @@ def _dated_units(blocks: Sequence[Block], roles: Sequence[str]) -> list[tuple[Un
     Single members are returned too: a page with one comment cannot show repetition, but its unit
     still counts once the other pages voted for its kind.
     """
-    text = subtree_sums(
-        [1 if b.text and role != BOILERPLATE else 0 for b, role in zip(blocks, roles, strict=True)], blocks
-    )
+    text = subtree_sums(text_flags(blocks, roles, not_role=BOILERPLATE), blocks)
     # comments follow the post, in a list of their own: units come after the post's first text
     # (its title, usually), and their list does not hold that first text
     start = next((b.index for b in blocks if roles[b.index] == POST and b.text), 0)

@@ -44,6 +44,8 @@ def class_tokens(block: Block) -> frozenset[str]:
 
 
 def children(blocks: Sequence[Block]) -> list[list[int]]:
+    if _cpasses is not None and type(blocks) is list:
+        return _cpasses.children(blocks)  # type: ignore[no-any-return]
     kids: list[list[int]] = [[] for _ in blocks]
     for b in blocks:
         if b.parent >= 0:
@@ -62,12 +64,31 @@ def subtree_sums(values: list[int], blocks: Sequence[Block]) -> list[int]:
     return sums
 
 
+def text_flags(
+    blocks: Sequence[Block],
+    roles: Sequence[str] | None = None,
+    role: str | None = None,
+    not_role: str | None = None,
+    skip_tags: frozenset[str] = frozenset(),
+) -> list[int]:
+    """1 for each block with text (of ``role``, of any role but ``not_role``, and not a tag in
+    ``skip_tags``), else 0."""
+    if _cpasses is not None and type(blocks) is list:
+        return _cpasses.text_flags(blocks, roles, role, not_role, skip_tags)  # type: ignore[no-any-return]
+    if roles is None:
+        return [int(bool(b.text) and b.tag not in skip_tags) for b in blocks]
+    return [
+        int(bool(b.text) and r != not_role and (role is None or r == role) and b.tag not in skip_tags)
+        for b, r in zip(blocks, roles, strict=True)
+    ]
+
+
 def comment_counts(blocks: Sequence[Block], roles: Sequence[str]) -> list[int]:
-    return subtree_sums([int(role == COMMENT and bool(b.text)) for b, role in zip(blocks, roles, strict=True)], blocks)
+    return subtree_sums(text_flags(blocks, roles, COMMENT), blocks)
 
 
 def text_counts(blocks: Sequence[Block]) -> list[int]:
-    return subtree_sums([int(bool(b.text)) for b in blocks], blocks)
+    return subtree_sums(text_flags(blocks), blocks)
 
 
 def unit_groups(blocks: Sequence[Block], roles: Sequence[str], dated_only: bool = False) -> list[list[Block]]:
@@ -77,13 +98,7 @@ def unit_groups(blocks: Sequence[Block], roles: Sequence[str], dated_only: bool 
     same tag as the list beside it, would make the wrapper and the list look like two units.
     """
     kids = children(blocks)
-    counts = subtree_sums(
-        [
-            int(role == COMMENT and bool(b.text) and b.tag not in HEADINGS)
-            for b, role in zip(blocks, roles, strict=True)
-        ],
-        blocks,
-    )
+    counts = subtree_sums(text_flags(blocks, roles, COMMENT, skip_tags=HEADINGS), blocks)
     if not blocks or counts[0] == 0:
         return []
     node = 0
@@ -115,7 +130,7 @@ def unit_groups(blocks: Sequence[Block], roles: Sequence[str], dated_only: bool 
             # as three divs) or the inside of the page's only comment (its header and its text).
             # Below, only siblings that mostly carry a date are units, not a comment's paragraphs.
             dated = subtree_sums(dated_flags(blocks), blocks)
-    posts = subtree_sums([int(role == POST and bool(b.text)) for b, role in zip(blocks, roles, strict=True)], blocks)
+    posts = subtree_sums(text_flags(blocks, roles, POST), blocks)
     nested = _nested_unit(blocks, [n for n in path if not posts[n]], counts)
     return [nested] if nested else []
 

@@ -202,3 +202,33 @@ def test_compiled_candidates_equal_python(corpus_root: Path, mode: str) -> None:
             expected = [() if b.element_id is None and b.element_class is None else candidates(b, mode) for b in blocks]
             assert page_candidates(blocks, mode) == expected
             assert B._cpasses.page_candidates(blocks, mode, {}, candidates) == expected  # every entry computed
+
+
+@needs_cwalk
+def test_compiled_text_flags_and_children_equal_python(corpus_root: Path) -> None:
+    from extractor import DEFAULT, Page
+    from extractor.blocks import HEADINGS
+    from extractor.pipeline import classify, read_set
+    from extractor.separate import BOILERPLATE, COMMENT, POST
+
+    for site in list(iter_corpus(corpus_root))[::4]:
+        parsed = [p for p in read_set([Page(None, f.read_bytes()) for f in site.page_files()[:4]], DEFAULT) if p.blocks]
+        for page, roles in zip(parsed, classify(parsed, DEFAULT).roles, strict=True):
+            blocks = page.blocks
+            kids: list[list[int]] = [[] for _ in blocks]
+            for b in blocks:
+                if b.parent >= 0:
+                    kids[b.parent].append(b.index)
+            assert B._cpasses.children(blocks) == kids
+            for role, not_role, skip in [
+                (None, None, frozenset()),
+                (COMMENT, None, frozenset()),
+                (COMMENT, None, HEADINGS),
+                (POST, None, frozenset()),
+                (None, BOILERPLATE, frozenset()),
+            ]:
+                expected = [
+                    int(bool(b.text) and (role is None or r == role) and r != not_role and b.tag not in skip)
+                    for b, r in zip(blocks, roles, strict=True)
+                ]
+                assert B._cpasses.text_flags(blocks, roles, role, not_role, skip) == expected
