@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """Compiled forms of per-block passes after the walk: vectors (features.py), the matching search
-(matching.py), page output (pipeline.py), subtree sums and date-line flags (units.py) and
-identifier candidates (identifiers.py). Each gives exactly its Python form's result
+(matching.py), page output (pipeline.py), subtree sums, date-line flags, text flags and child
+lists (units.py) and identifier candidates (identifiers.py). Each gives exactly its Python form's result
 (tests/test_cwalk.py, tests/test_matching.py, tests/test_compiled.py).
 """
 

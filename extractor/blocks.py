@@ -132,7 +132,7 @@ class Block:
 
 
 BLOCK_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Block))
-if _cwalk is not None and not TYPE_CHECKING:
+if _cblock is not None and not TYPE_CHECKING:
     # The same class compiled (same fields, defaults and properties): a set creates a hundred
     # thousand blocks, and the walk fills a C struct where the dataclass needs 14 attribute stores.
     Block = _cblock.Block
@@ -145,7 +145,7 @@ def parse_html(text: str, utf8: bytes | None = None) -> etree._Element | None:
     fetched bytes themselves, for most pages); else the text is encoded once.
     """
     data = utf8 if utf8 is not None else text.encode("utf-8", "surrogatepass")
-    if data.isspace() or not data:
+    if not data or data.isspace():
         return None
     # collect_ids=False: libxml2 need not index id attributes (nothing here looks them up; 6 % of
     # parse time)

@@ -41,7 +41,7 @@ def vector_key(weights: dict[str, float]) -> int:
     """An order-free 64-bit hash of a vector's features and weights: equal vectors share it.
 
     Unequal vectors may share it too, so grouping by key compares the weights as well
-    (``same_vector``). A frozenset of the items did both at once, but built a hash table and one
+    (``DistinctVectors``). A frozenset of the items did both at once, but built a hash table and one
     tuple per feature for each of a set's ~50,000 text blocks. ``_cpasses.block_vectors`` computes
     the same value in C (tests/test_cwalk.py compares them).
     """
@@ -120,31 +120,30 @@ class DistinctVectors:
         self.by_key: dict[int, int] = {}
         self.collided: dict[int, list[int]] = {}  # further numbers of a key shared by unequal vectors
 
+    def find(self, v: Vector) -> int | None:
+        """The number of ``v``'s weights, None when they were not seen."""
+        i = self.by_key.get(v.key)
+        if i is None:
+            return None
+        if self.vectors[i] is v or self.vectors[i].weights == v.weights:
+            return i
+        return next((j for j in self.collided.get(v.key, ()) if self.vectors[j].weights == v.weights), None)
+
     def number(self, v: Vector) -> int:
         """The number of ``v``'s weights, a new one when they were not seen before."""
-        i = self.by_key.get(v.key)
-        if i is None:
-            i = self.by_key[v.key] = len(self.vectors)
-            self.vectors.append(v)
+        i = self.find(v)
+        if i is not None:
             return i
-        seen = self.vectors[i]
-        if seen is v or seen.weights == v.weights:
-            return i
-        others = self.collided.setdefault(v.key, [])
-        for j in others:
-            if self.vectors[j].weights == v.weights:
-                return j
-        others.append(len(self.vectors))
+        i = len(self.vectors)
+        if v.key in self.by_key:
+            self.collided.setdefault(v.key, []).append(i)
+        else:
+            self.by_key[v.key] = i
         self.vectors.append(v)
-        return len(self.vectors) - 1
+        return i
 
     def __contains__(self, v: Vector) -> bool:
-        i = self.by_key.get(v.key)
-        if i is None:
-            return False
-        if self.vectors[i].weights == v.weights:
-            return True
-        return any(self.vectors[j].weights == v.weights for j in self.collided.get(v.key, ()))
+        return self.find(v) is not None
 
 
 def _group(pages: Sequence[Sequence[Vector]]) -> tuple[list[_Distinct], list[list[int]]]:
@@ -168,11 +167,11 @@ def _group(pages: Sequence[Sequence[Vector]]) -> tuple[list[_Distinct], list[lis
     return distinct, where
 
 
-def _prefixes(distinct: list[_Distinct], threshold: float) -> list[list[str]]:
+def _prefixes(vectors: Sequence[Vector], threshold: float) -> list[list[str]]:
     """Per distinct vector, the features it must be indexed under (rarest first)."""
     df: dict[str, int] = {}
-    for d in distinct:
-        for f in d.vector.weights:
+    for v in vectors:
+        for f in v.weights:
             df[f] = df.get(f, 0) + 1
     # one global order (document frequency, ties in first-seen order: deterministic, and any
     # fixed order keeps the result exact) as integer ranks, so each vector's features sort with a
@@ -180,8 +179,7 @@ def _prefixes(distinct: list[_Distinct], threshold: float) -> list[list[str]]:
     rank = {f: r for r, f in enumerate(sorted(df, key=df.__getitem__))}
     by_rank = rank.__getitem__
     out: list[list[str]] = []
-    for d in distinct:
-        v = d.vector
+    for v in vectors:
         if not v.norm:
             out.append([])
             continue
@@ -231,12 +229,12 @@ def matched_vectors(
     """Per distinct vector (with the pages it occurs on): whether it occurs on two clusters or
     matches a vector that occurs on another cluster than its own (``_cpasses.matched_vectors`` is
     the same search, compiled)."""
-    distinct = [_Distinct(v, pages) for v, pages in zip(vectors, page_sets, strict=True)]
     # clusters reached by each distinct vector (itself and its verified neighbours)
-    reach: list[set[int]] = [{cl[p] for p in d.pages} for d in distinct]
-    open_ids = [i for i, r in enumerate(reach) if len(r) < 2 and distinct[i].vector.norm]
+    occurs: list[set[int]] = [{cl[p] for p in pages} for pages in page_sets]
+    reach = [set(clusters) for clusters in occurs]
+    open_ids = [i for i, r in enumerate(reach) if len(r) < 2 and vectors[i].norm]
     if open_ids:
-        prefixes = _prefixes(distinct, threshold)
+        prefixes = _prefixes(vectors, threshold)
         index: dict[str, list[int]] = {}
         for i, prefix in enumerate(prefixes):
             for f in prefix:
@@ -244,19 +242,18 @@ def matched_vectors(
         for i in open_ids:
             if len(reach[i]) >= 2:
                 continue
-            x = distinct[i].vector
+            x = vectors[i]
             seen = {i}
             for f in x.weights:
                 for j in index.get(f, ()):
                     if j in seen:
                         continue
                     seen.add(j)
-                    if reach[j] <= reach[i] and len(reach[i]) == 1 and reach[j] == reach[i]:
-                        # a neighbour confined to the same single cluster adds nothing
-                        continue
-                    if similar(x, distinct[j].vector, threshold):
-                        reach[i] |= {cl[p] for p in distinct[j].pages}
-                        reach[j] |= {cl[p] for p in distinct[i].pages}
+                    if reach[j] == reach[i]:  # (single: the search stops when it grows)
+                        continue  # a neighbour confined to the same single cluster adds nothing
+                    if similar(x, vectors[j], threshold):
+                        reach[i] |= occurs[j]
+                        reach[j] |= occurs[i]
                         if len(reach[i]) >= 2:
                             break
                 if len(reach[i]) >= 2:
@@ -327,28 +324,15 @@ class FingerprintIndex:
         self.keys = DistinctVectors()
         for v in self.vectors:
             self.keys.number(v)
-        distinct = [_Distinct(v, {0}) for v in self.vectors]
         self.index: dict[str, list[int]] = {}
-        for i, prefix in enumerate(_prefixes(distinct, threshold)):
+        for i, prefix in enumerate(_prefixes(self.vectors, threshold)):
             for f in prefix:
                 self.index.setdefault(f, []).append(i)
-
-    def unmatched(self, vectors: Sequence[Vector]) -> list[bool]:
-        """``not self.matches(x)`` for each vector, the exact fingerprints (most of a page) inline."""
-        by_key, known = self.keys.by_key, self.keys.vectors
-        out = []
-        for x in vectors:
-            i = by_key.get(x.key)
-            if i is not None and x.norm and (known[i] is x or known[i].weights == x.weights):
-                out.append(False)
-            else:
-                out.append(not self.matches(x))
-        return out
 
     def matches(self, x: Vector) -> bool:
         if not x.norm:
             return False
-        if x in self.keys:
+        if self.keys.find(x) is not None:  # an exact fingerprint: most of a page
             return True
         seen: set[int] = set()
         for f in x.weights:

@@ -108,7 +108,7 @@ class SiteProfile:
     def roles(self, parsed: ParsedPage) -> tuple[list[str], list[str], float]:
         """Every block's role and identifier, and the share of blocks matching a fingerprint."""
         index = self.index()
-        unique = index.unmatched(parsed.vectors)
+        unique = [not index.matches(v) for v in parsed.vectors]
         matched = sum(1 for u in unique if not u)
         match = matched / len(unique) if unique else 0.0
         content = [unique]
