@@ -57,8 +57,13 @@ _WEEKDAY_BEFORE = re.compile(
 # Month names, longest first so that "June" is not read as "Jun" + "e"; a whole word, or a
 # capitalised name glued to the word before it (inline elements join without a space: "Post
 # authorApril 14, 2025"), but not the end of a word ("Sunset 14, 2012").
+# Implied by the rest of a match (a month is a run of three or more letters, then the day or the
+# year): it rejects other words in one scan instead of trying every name at each word start.
+_MONTH_AHEAD = r"(?=[^\W\d_]{3,}\.?,?\s+(?:de\s+)?\d)"
 _MONTH = (
-    r"(?:(?<![^\W\d_])|(?-i:(?<=[a-z])(?=[A-Z])))("
+    r"(?:(?<![^\W\d_])|(?-i:(?<=[a-z])(?=[A-Z])))"
+    + _MONTH_AHEAD
+    + "("
     + "|".join(sorted(_MONTHS, key=len, reverse=True))
     + r")(?![^\W\d_])"
 )
@@ -80,9 +85,21 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     # cannot be a month)
     (re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)" + _TIME, re.I), "m/d/y"),
 ]
+# What a pattern's match always contains, as a pattern that starts with a digit: the regex engine
+# skips to digits for these, while the patterns above (starting with a word boundary or a
+# lookbehind) are tried at every position. A text without it cannot match (tests/test_dates.py).
+_NEEDS: dict[str, re.Pattern[str]] = {
+    "mdy": re.compile(r"\d(?:st|nd|rd|th)?,?\s+\d{4}", re.I),
+    "d.m.y": re.compile(r"\d\.\s?\d{1,2}\.\s?\d{4}"),
+    "m/d/y": re.compile(r"\d/\d{1,2}/\d{4}"),
+}
+# Every value datetime.fromisoformat reads starts with its four-digit year.
+_ISO_START = re.compile(r"\s*\d{4}")
 
 
 def _iso_value(text: str) -> str | None:
+    if _ISO_START.match(text) is None:
+        return None
     value = text.strip().replace(" ", "T", 1) if re.match(r"\d{4}-\d\d-\d\d \d", text.strip()) else text.strip()
     try:
         dt = datetime.fromisoformat(value.replace("Z", "+00:00"))
@@ -113,6 +130,9 @@ def _date_match(text: str) -> tuple[str, int] | None:
     if iso:
         return iso, 0
     for pattern, order in _PATTERNS:
+        need = _NEEDS.get(order)
+        if need is not None and need.search(text) is None:
+            continue
         m = pattern.search(text)
         if not m:
             continue

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
+import re
+from datetime import datetime
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from extractor import dates
 from extractor.dates import date_match, is_dated, parse_date, relative_match
 
 
@@ -80,3 +86,62 @@ def test_relative_times_end_the_name_before_them() -> None:
     assert relative_match("Ann Smith 3 days ago") == 10
     assert relative_match("We went there ages ago") is None
     assert not is_dated("Chapter 3 of the book")
+
+
+# Dates in every order the patterns read, their pieces drawn at random (some odd or missing), in
+# words and numbers.
+_MONTH_NAMES = [*sorted(dates._MONTHS)[::5], "March", "Sept", "MAI", "août", "марта", "authorApril", "Sunset"]
+_piece = st.sampled_from
+_SPACE = _piece(["", " ", "  ", "\n", ", ", " de "])
+_DAY = _piece(["1", "3", "11", "31", "012", "x"])
+_YEAR = _piece(["2012", "2026", "12345", "99"])
+_TIME = _piece(["", " at 4:20 pm", " 16:20", "T06:54:09+09:00", "Z", " um 16 h 20", " 午後4時44分"])
+_DATE = st.one_of(
+    st.tuples(
+        _piece(_MONTH_NAMES), _piece(["", "."]), _SPACE, _DAY, _piece(["", "st", "th", ","]), _SPACE, _YEAR, _TIME
+    ),
+    st.tuples(
+        _DAY,
+        _piece(["", "st", "er", ".", "º"]),
+        _SPACE,
+        _piece(_MONTH_NAMES),
+        _piece(["", ".", ","]),
+        _SPACE,
+        _YEAR,
+        _TIME,
+    ),
+    st.tuples(
+        _DAY,
+        _piece([".", "/", "-", "年"]),
+        _piece(["", " "]),
+        _DAY,
+        _piece([".", "/", "-", "月"]),
+        _SPACE,
+        _YEAR,
+        _TIME,
+    ),
+    st.tuples(
+        _YEAR, _piece(["-", "/", ".", "年"]), _DAY, _piece(["-", "/", ".", "月"]), _DAY, _piece(["", "日"]), _TIME
+    ),
+).map("".join)
+_TEXT = st.lists(st.one_of(_DATE, _piece(["Mon, ", "x", "on ", "1.", " ", "Posted by Ann"])), max_size=4).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_TEXT)
+def test_shortcuts_never_change_a_reading(text: str) -> None:
+    """The month lookahead, the patterns' needs and the ISO start test only skip hopeless work:
+    each pattern matches where its plain form (without the lookahead) does, and only texts
+    holding its need; ISO values start with their year."""
+    for pattern, order in dates._PATTERNS:
+        plain = re.compile(pattern.pattern.replace(dates._MONTH_AHEAD, ""), pattern.flags)
+        found, expected = pattern.search(text), plain.search(text)
+        assert (found and found.span()) == (expected and expected.span())
+        need = dates._NEEDS.get(order)
+        if expected is not None and need is not None:
+            assert need.search(text) is not None, order
+    try:
+        datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return
+    assert dates._ISO_START.match(text) is not None
