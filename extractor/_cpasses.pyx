@@ -351,13 +351,13 @@ def matched_vectors(list vectors, list page_sets, list clusters, double threshol
         free(buf)
 
 
-def dated_flags(list blocks, Py_ssize_t max_chars, object is_dated):
+def dated_flags(list blocks, Py_ssize_t max_chars, object is_dated, Py_ssize_t first=0):
     """``units.dated_flags``: 1 for a block with a ``datetime`` value or a short line (at most
-    ``max_chars`` characters) that ``is_dated``, else 0."""
-    cdef list out = []
+    ``max_chars`` characters) that ``is_dated``, else 0; 0 for the blocks before ``first``."""
+    cdef list out = [0] * min(max(first, 0), len(blocks))
     cdef Block b
     cdef Py_ssize_t n
-    for b in blocks:
+    for b in blocks[len(out):]:
         if b.datetimes:
             out.append(1)
             continue

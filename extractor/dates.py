@@ -45,15 +45,19 @@ _TIME = (
     r"(?:\D{0,8}?(" + _HALVES + r")?\s*(\d{1,2})\s*(?::|時|시|\s?h\s?)\s*(\d{2})(?:[:分](\d{2}))?"
     r"\s*(am|pm|a\.m\.|p\.m\.|" + _HALVES + r")?)?"
 )
-_DIGIT = re.compile(r"\d")
+# Every date read here has a four-digit year (each pattern, and ISO values): the first test.
+_YEAR = re.compile(r"\d{4}")
 # A weekday printed before the date belongs to it ("Sat, 03/23/2019", "Montag, 3. März 2012"): the
 # date starts there, so that text before it (an author's name) ends before the weekday.
-_WEEKDAY_BEFORE = re.compile(
-    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun"
-    r"|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi"
-    r"|dimanche|lunes|martes|miércoles|jueves|viernes|sábado|domingo)\.?,?\s*$",
-    re.I,
-)
+_WEEKDAYS = (
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mon", "tue", "tues", "wed", "thu",
+    "thur", "thurs", "fri", "sat", "sun", "montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag",
+    "sonntag", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche", "lunes", "martes",
+    "miércoles", "jueves", "viernes", "sábado", "domingo",
+)  # fmt: skip
+_WEEKDAY_BEFORE = re.compile("(?:" + "|".join(_WEEKDAYS) + r")\.?,?\s*$", re.I)
+# A weekday before the date ends at most ".," before the whitespace that precedes the date.
+_WEEKDAY_REACH = max(map(len, _WEEKDAYS)) + 2
 # Month names, longest first so that "June" is not read as "Jun" + "e"; a whole word, or a
 # capitalised name glued to the word before it (inline elements join without a space: "Post
 # authorApril 14, 2025"), but not the end of a word ("Sunset 14, 2012").
@@ -118,7 +122,7 @@ def parse_date(text: str | None) -> str | None:
 
 def date_match(text: str | None) -> tuple[str, int] | None:
     """The date as ``parse_date`` reads it and where it starts in ``text`` ("Ann August 1, 2026": 4)."""
-    if not text or not _DIGIT.search(text):
+    if not text or not _YEAR.search(text):
         return None
     return _date_match(text)
 
@@ -162,7 +166,7 @@ def _date_match(text: str) -> tuple[str, int] | None:
             dt = datetime(year, month, day, h, int(minute) if minute else 0, int(second) if second else 0)
         except ValueError:
             continue
-        weekday = _WEEKDAY_BEFORE.search(text, 0, m.start())
+        weekday = _weekday_before(text, m.start())
         start = (
             weekday.start()
             if weekday is not None and (weekday.start() == 0 or not text[weekday.start() - 1].isalpha())
@@ -170,6 +174,16 @@ def _date_match(text: str) -> tuple[str, int] | None:
         )
         return dt.isoformat(timespec="seconds"), start
     return None
+
+
+def _weekday_before(text: str, end: int) -> re.Match[str] | None:
+    """``_WEEKDAY_BEFORE`` ending at ``end``, searched only where it can start (searching the whole
+    text before a date tried every name at every position: half the cost of reading a date)."""
+    head = text[:end].rstrip().removesuffix(",").removesuffix(".")
+    if not head or not head[-1].isalpha():  # every name ends with a letter
+        return None
+    spaces = end - len(text[:end].rstrip())
+    return _WEEKDAY_BEFORE.search(text, max(0, end - spaces - _WEEKDAY_REACH), end)
 
 
 # Relative times ("3 days ago", "vor 2 Tagen", "il y a 3 jours", "3日前", "3일 전"): a comment's date
@@ -194,9 +208,20 @@ _RELATIVE = re.compile(
 _RELATIVE_HINT = re.compile(r"ago|vor|il y a|hace|há|fa\b|geleden|назад|前|전|yesterday|just now", re.I)
 
 
+# The hints an ASCII text can hold, lower-cased ("fa" without its word end): finding them in the
+# lower-cased text is several times cheaper than the hint pattern and misses no text it finds.
+_ASCII_HINTS = ("ago", "vor", "il y a", "hace", "fa", "geleden", "yesterday", "just now")
+
+
 def relative_match(text: str | None) -> int | None:
     """Where a relative time ("3 days ago") starts in ``text``, or None."""
-    if not text or _RELATIVE_HINT.search(text) is None:
+    if not text:
+        return None
+    if text.isascii():
+        low = text.lower()
+        if not any(hint in low for hint in _ASCII_HINTS):
+            return None
+    elif _RELATIVE_HINT.search(text) is None:
         return None
     found = _RELATIVE.search(text)
     return found.start() if found is not None else None

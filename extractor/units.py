@@ -231,11 +231,13 @@ def date_line(block: Block) -> bool:
     return bool(block.datetimes) or (0 < len(block.text) <= SHORT_SLOT_CHARS and is_dated(block.text))
 
 
-def dated_flags(blocks: Sequence[Block]) -> list[int]:
-    """1 for each date line (``date_line``), else 0."""
+def dated_flags(blocks: Sequence[Block], first: int = 0) -> list[int]:
+    """1 for each date line (``date_line``), else 0; 0 for the blocks before ``first`` (a caller
+    that reads only later subtrees need not test their texts)."""
     if _cpasses is not None and type(blocks) is list:
-        return _cpasses.dated_flags(blocks, SHORT_SLOT_CHARS, is_dated)  # type: ignore[no-any-return]
-    return [int(date_line(b)) for b in blocks]
+        return _cpasses.dated_flags(blocks, SHORT_SLOT_CHARS, is_dated, first)  # type: ignore[no-any-return]
+    skipped = min(max(first, 0), len(blocks))
+    return [0] * skipped + [int(date_line(b)) for b in blocks[skipped:]]
 
 
 def _nested_unit(blocks: Sequence[Block], path: Sequence[int], counts: Sequence[int]) -> list[Block] | None:

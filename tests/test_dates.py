@@ -124,24 +124,54 @@ _DATE = st.one_of(
         _YEAR, _piece(["-", "/", ".", "年"]), _DAY, _piece(["-", "/", ".", "月"]), _DAY, _piece(["", "日"]), _TIME
     ),
 ).map("".join)
-_TEXT = st.lists(st.one_of(_DATE, _piece(["Mon, ", "x", "on ", "1.", " ", "Posted by Ann"])), max_size=4).map("".join)
+_WORDS = _piece(["Mon, ", "Sat.,  ", "FRI ", "Donnerstag \n", "x", "on ", "1.", " ", "Posted by Ann"])
+_TEXT = st.lists(st.one_of(_DATE, _WORDS), max_size=4).map("".join)
 
 
 @settings(max_examples=500, deadline=None)
 @given(_TEXT)
 def test_shortcuts_never_change_a_reading(text: str) -> None:
-    """The month lookahead, the patterns' needs and the ISO start test only skip hopeless work:
-    each pattern matches where its plain form (without the lookahead) does, and only texts
-    holding its need; ISO values start with their year."""
+    """The month lookahead, the patterns' needs, the ISO start test and the weekday window only
+    skip hopeless work: each pattern matches where its plain form (without the lookahead) does,
+    and only texts holding its need; ISO values start with their year; a weekday before any
+    position is found as by searching the whole text before it."""
     for pattern, order in dates._PATTERNS:
         plain = re.compile(pattern.pattern.replace(dates._MONTH_AHEAD, ""), pattern.flags)
         found, expected = pattern.search(text), plain.search(text)
         assert (found and found.span()) == (expected and expected.span())
         need = dates._NEEDS.get(order)
-        if expected is not None and need is not None:
-            assert need.search(text) is not None, order
+        if expected is not None:
+            assert dates._YEAR.search(text) is not None
+            assert need is None or need.search(text) is not None, order
+    for end in range(len(text) + 1):
+        whole = dates._WEEKDAY_BEFORE.search(text, 0, end)
+        found = dates._weekday_before(text, end)
+        assert (found and found.span()) == (whole and whole.span())
     try:
         datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
     except ValueError:
         return
     assert dates._ISO_START.match(text) is not None
+
+
+def test_ascii_hints_are_the_hint_pattern_s_ascii_alternatives() -> None:
+    alternatives = dates._RELATIVE_HINT.pattern.replace("\\b", "").split("|")
+    assert sorted(dates._ASCII_HINTS) == sorted(a for a in alternatives if a.isascii())
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["3 days AGO", "Vor 2 Tagen", "IL Y A", "fa", "Fa ", "x", " ", "Just Now", "7"]), max_size=5
+    )
+)
+def test_ascii_texts_skip_the_hint_pattern_only_when_it_finds_nothing(parts: list[str]) -> None:
+    text = "".join(parts)
+    low = text.lower()
+    if dates._RELATIVE_HINT.search(text) is not None:
+        assert any(hint in low for hint in dates._ASCII_HINTS)
+    assert relative_match(text) == (
+        None
+        if dates._RELATIVE_HINT.search(text) is None
+        else (m.start() if (m := dates._RELATIVE.search(text)) else None)
+    )
