@@ -47,6 +47,8 @@ from .units import UnitSignature
 
 PROFILE_FORMAT = 1
 _READ_CACHE_LIMIT = 50_000
+# The read cache's entry for the fingerprint test of the vectors it shares (SiteProfile.roles).
+_MATCHED = object()
 
 
 @dataclass(slots=True)
@@ -108,7 +110,17 @@ class SiteProfile:
     def roles(self, parsed: ParsedPage) -> tuple[list[str], list[str], float]:
         """Every block's role and identifier, and the share of blocks matching a fingerprint."""
         index = self.index()
-        unique = [not index.matches(v) for v in parsed.vectors]
+        # The read cache hands the same Vector object to the repeated blocks of the site's pages
+        # (menus, sidebars: most of a page), so each is matched once while the cache lasts.
+        matched: dict[Vector, bool] = self._read_cache.setdefault(_MATCHED, {})
+        if len(matched) > _READ_CACHE_LIMIT:  # (it keeps unshared vectors alive too)
+            matched.clear()
+        unique = []
+        for v in parsed.vectors:
+            hit = matched.get(v)
+            if hit is None:
+                hit = matched[v] = index.matches(v)
+            unique.append(not hit)
         matched = sum(1 for u in unique if not u)
         match = matched / len(unique) if unique else 0.0
         content = [unique]
