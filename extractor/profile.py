@@ -112,14 +112,14 @@ class SiteProfile:
         index = self.index()
         # The read cache hands the same Vector object to the repeated blocks of the site's pages
         # (menus, sidebars: most of a page), so each is matched once while the cache lasts.
-        matched: dict[Vector, bool] = self._read_cache.setdefault(_MATCHED, {})
-        if len(matched) > _READ_CACHE_LIMIT:  # (it keeps unshared vectors alive too)
-            matched.clear()
+        tested: dict[Vector, bool] = self._read_cache.setdefault(_MATCHED, {})
+        if len(tested) > _READ_CACHE_LIMIT:  # (it keeps unshared vectors alive too)
+            tested.clear()
         unique = []
         for v in parsed.vectors:
-            hit = matched.get(v)
+            hit = tested.get(v)
             if hit is None:
-                hit = matched[v] = index.matches(v)
+                hit = tested[v] = index.matches(v)
             unique.append(not hit)
         matched = sum(1 for u in unique if not u)
         match = matched / len(unique) if unique else 0.0
