@@ -24,6 +24,17 @@ cdef class Block:
         )
 
     @property
+    def tags(self):
+        if self._tags is None:
+            self._tags = {} if self.tag_pairs is None else _pairs_dict(self.tag_pairs)
+        return self._tags
+
+    @tags.setter
+    def tags(self, value):
+        self._tags = value
+        self.tag_pairs = None
+
+    @property
     def link_density(self):
         return self.link_chars / self.text_chars if self.text_chars else 0.0
 
@@ -53,8 +64,39 @@ cdef int fill_block(
     block.text = text
     block.text_chars = text_chars
     block.link_chars = link_chars
-    block.tags = tags
+    block._tags = tags
+    block.tag_pairs = None
     block.lines = lines
     block.attrs = attrs
     block.datetimes = datetimes
     return 0
+
+
+cdef list _TAG_NAMES = []
+cdef dict _TAG_NUMBERS = {}
+cdef Py_ssize_t MAX_TAG_NAMES = 65536
+
+
+cdef Py_ssize_t tag_number(str name) except -2:
+    # the name's process-wide number, -1 once MAX_TAG_NAMES names are numbered
+    n = _TAG_NUMBERS.get(name)
+    if n is not None:
+        return n
+    if len(_TAG_NAMES) >= MAX_TAG_NAMES:
+        return -1
+    _TAG_NUMBERS[name] = len(_TAG_NAMES)
+    _TAG_NAMES.append(name)
+    return len(_TAG_NAMES) - 1
+
+
+cdef str tag_name(Py_ssize_t number):
+    return <str>_TAG_NAMES[number]
+
+
+cdef dict _pairs_dict(bytes pairs):
+    cdef const unsigned int* p = <const unsigned int*><const char*>pairs
+    cdef Py_ssize_t i, n = len(pairs) // (2 * sizeof(unsigned int))
+    cdef dict out = {}
+    for i in range(n):
+        out[tag_name(p[2 * i])] = <Py_ssize_t>p[2 * i + 1]
+    return out

@@ -11,6 +11,7 @@ tree: SCRIPT/STYLE/NOSCRIPT/TEMPLATE subtrees are skipped instead of stripped, a
 line break to the text instead of to its tail.
 """
 
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport memcpy, strcmp, strlen
@@ -18,19 +19,24 @@ from libc.string cimport memcpy, strcmp, strlen
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
 
-from extractor._cblock cimport Block, fill_block
+from extractor._cblock cimport Block, fill_block, tag_number
 
 cetree.import_lxml__etree()
 
 
 cdef struct Level:
-    # One open block: its text buffer (UTF-8), link characters, latest child block.
+    # One open block: its text buffer (UTF-8), link characters, latest child block, and its tag
+    # counts as (tag number, count) pairs in first-seen order (a dict per block, updated per
+    # element, cost more than the rest of the block's record).
     char* data
     Py_ssize_t length
     Py_ssize_t cap
     Py_ssize_t link_chars
     Py_ssize_t last_child
     Py_ssize_t index
+    unsigned int* pairs
+    Py_ssize_t npairs
+    Py_ssize_t pcap
 
 
 # Element names: libxml2 gives each a name pointer (interned per document). A small open-addressing
@@ -119,6 +125,9 @@ cdef class _Tables:
     cdef Py_ssize_t places_cap, places_used
     cdef list tag_list  # number -> tag str
     cdef dict tag_ids  # tag str -> number
+    cdef Py_ssize_t* numbers  # number -> process-wide number (_cblock.tag_number; -1 past its limit)
+    cdef Py_ssize_t numbers_cap
+    cdef _Table counts  # (block, tag number) -> position in the block's pairs, for blocks of many tags
     cdef frozenset block_tags, excluded
 
     def __cinit__(self, frozenset block_tags, frozenset excluded):
@@ -128,9 +137,11 @@ cdef class _Tables:
         self.pairs = _Table()
         self.tag_list = []
         self.tag_ids = {}
+        self.counts = _Table()
 
     def __dealloc__(self):
         free(self.places)
+        free(self.numbers)
 
     cdef Slot* name(self, const tree.xmlChar* ptr) except NULL:
         cdef bint added
@@ -142,6 +153,9 @@ cdef class _Tables:
             if tid is None:
                 tid = self.tag_ids[tag] = len(self.tag_list)
                 self.tag_list.append(tag)
+                if tid == self.numbers_cap:
+                    self._grow_numbers()
+                self.numbers[tid] = tag_number(tag)
             slot.value = tid
             slot.kind = (
                 (KIND_BLOCK if tag in self.block_tags else 0)
@@ -150,6 +164,14 @@ cdef class _Tables:
                 | (KIND_BR if tag == "br" else 0)
             )
         return slot
+
+    cdef int _grow_numbers(self) except -1:
+        cdef Py_ssize_t cap = self.numbers_cap * 2 if self.numbers_cap else 64
+        cdef Py_ssize_t* p = <Py_ssize_t*>realloc(self.numbers, cap * sizeof(Py_ssize_t))
+        if p == NULL:
+            raise MemoryError()
+        self.numbers, self.numbers_cap = p, cap
+        return 0
 
     cdef Py_ssize_t siblings(self, size_t parent, Py_ssize_t tag_id) except -1:
         # how many block children of this tag the parent element has
@@ -277,19 +299,76 @@ cdef _measure(Block block, const char* data, Py_ssize_t length, Py_ssize_t link_
     block.link_chars = link_chars if link_chars < chars else chars
 
 
+# Past this many tags, a block finds a tag's pair through _Tables.counts instead of a scan.
+cdef Py_ssize_t _SCAN_PAIRS = 32
+
+
+cdef int _count(Level* lv, Py_ssize_t tid, _Table counts) except -1:
+    # one more element of tag ``tid`` in the open block ``lv``
+    cdef Py_ssize_t i, n = lv.npairs, cap
+    cdef unsigned int* p
+    cdef Slot* slot
+    cdef bint added
+    if n <= _SCAN_PAIRS:
+        for i in range(n):
+            if lv.pairs[2 * i] == tid:
+                lv.pairs[2 * i + 1] += 1
+                return 0
+    else:
+        slot = counts.get(<size_t>(lv.index + 1) << 4, tid, &added)
+        if not added:
+            lv.pairs[2 * slot.value + 1] += 1
+            return 0
+        slot.value = n
+    if n == lv.pcap:
+        cap = lv.pcap * 2 if lv.pcap else 8
+        p = <unsigned int*>realloc(lv.pairs, cap * 2 * sizeof(unsigned int))
+        if p == NULL:
+            raise MemoryError()
+        lv.pairs, lv.pcap = p, cap
+    lv.pairs[2 * n] = <unsigned int>tid
+    lv.pairs[2 * n + 1] = 1
+    lv.npairs = n + 1
+    if n == _SCAN_PAIRS:  # from now on looked up: index the pairs so far
+        for i in range(n + 1):
+            counts.get(<size_t>(lv.index + 1) << 4, lv.pairs[2 * i], &added).value = i
+    return 0
+
+
+cdef int _set_tags(Block block, Level* lv, _Tables tables) except -1:
+    # the block's tag counts as (process-wide number, count) pairs; a dict when a name has no
+    # number (more distinct names than _cblock numbers)
+    cdef Py_ssize_t i, n = lv.npairs
+    cdef bytes raw
+    cdef unsigned int* out
+    cdef dict tags
+    for i in range(n):
+        if tables.numbers[lv.pairs[2 * i]] < 0:
+            tags = {}
+            for i in range(n):
+                tags[tables.tag_list[lv.pairs[2 * i]]] = <Py_ssize_t>lv.pairs[2 * i + 1]
+            block._tags = tags
+            return 0
+    raw = PyBytes_FromStringAndSize(NULL, n * 2 * sizeof(unsigned int))
+    out = <unsigned int*>PyBytes_AS_STRING(raw)
+    for i in range(n):
+        out[2 * i] = <unsigned int>tables.numbers[lv.pairs[2 * i]]
+        out[2 * i + 1] = lv.pairs[2 * i + 1]
+    block.tag_pairs = raw
+    return 0
+
+
 cdef dict _EMPTY = {}
 cdef tuple _MISSING = ()
 
 
-cdef Block _new_block(
-    Py_ssize_t index, str tag, Py_ssize_t parent, Py_ssize_t prev, object id_, object class_, dict tags
-):
+cdef Block _new_block(Py_ssize_t index, str tag, Py_ssize_t parent, Py_ssize_t prev, object id_, object class_):
     # Block(index, tag, parent, prev_sibling, id, class) without __init__'s argument parsing; the
-    # tags dict is filled in as the walk meets the block's elements. Most blocks have no text
-    # lines or attribute values: they share one empty dict, never written to (the walk gives a
-    # block its own attrs dict before adding to it).
+    # tag counts are set when the block ends (_set_tags). Most blocks have no text lines or
+    # attribute values: they share one empty dict, never written to (the walk gives a block its
+    # own attrs dict before adding to it).
     cdef Block block = Block.__new__(Block)
-    fill_block(block, index, tag, parent, prev, id_, class_, "", "", 0, 0, tags, _EMPTY, _EMPTY, ())
+    fill_block(block, index, tag, parent, prev, id_, class_, "", "", 0, 0, None, _EMPTY, _EMPTY, ())
     return block
 
 def walk(
@@ -319,8 +398,6 @@ def walk(
     cdef _Tables tables = _Tables(block_tags, excluded)
     cdef list tag_list = tables.tag_list
     cdef list blocks = []
-    cdef list tag_stack = []  # per open block: its tags dict
-    cdef dict tags
     cdef dict attrs
     cdef str tag, value
     cdef Block block
@@ -345,15 +422,14 @@ def walk(
                             block_class = _attr_value(attr)
                         attr = attr.next
                     i = len(blocks)
-                    tags = {}
                     if depth >= 0:
                         lv = &levels[depth]
                         _add(lv, "\n", 1)
-                        block = _new_block(i, tag, lv.index, lv.last_child, block_id, block_class, tags)
+                        block = _new_block(i, tag, lv.index, lv.last_child, block_id, block_class)
                         lv.last_child = i
                         tables.place(<size_t>node, <size_t>node.parent, tid)
                     else:
-                        block = _new_block(i, tag, -1, -1, block_id, block_class, tags)
+                        block = _new_block(i, tag, -1, -1, block_id, block_class)
                         tables.place(<size_t>node, 0, tid)
                     blocks.append(block)
                     depth += 1
@@ -365,15 +441,15 @@ def walk(
                         for n in range(depth, cap):
                             levels[n].data = NULL
                             levels[n].cap = 0
+                            levels[n].pairs = NULL
+                            levels[n].pcap = 0
                     lv = &levels[depth]
                     lv.length = 0
                     lv.link_chars = 0
                     lv.last_child = -1
                     lv.index = i
-                    tag_stack.append(tags)
-                else:
-                    tags = tag_stack[depth]
-                tags[tag] = tags.get(tag, 0) + 1
+                    lv.npairs = 0
+                _count(&levels[depth], tid, tables.counts)
                 if node.properties != NULL:
                     attr = node.properties
                     while attr != NULL:
@@ -422,7 +498,7 @@ def walk(
                     if node is top or (kind & KIND_BLOCK):
                         lv = &levels[depth]
                         block = blocks[lv.index]
-                        tag_stack.pop()
+                        _set_tags(block, lv, tables)
                         if not _blank(lv.data, lv.length):
                             _measure(block, lv.data, lv.length, lv.link_chars, texts)
                         depth -= 1
@@ -440,6 +516,7 @@ def walk(
         if levels != NULL:
             for n in range(cap):
                 free(levels[n].data)
+                free(levels[n].pairs)
             free(levels)
 
 

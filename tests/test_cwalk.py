@@ -80,8 +80,22 @@ def test_edge_cases() -> None:
         "<body><span><p>1</p></span><i>x</i><span><p>2</p></span><b><span><i></i><div>x</div></span></b></body>",
         "<body><div><a><b><span><p>deep inline</p></span></b></a><a><p>next</p></a></div></body>",
         "<body>" + "<a class=card><div>card</div></a>" * 2000 + "</body>",
+        # a block of many distinct tags (counted through a table past 32), each met twice
+        "<body><p>" + "".join(f"<x-{i}>w</x-{i}>" for i in range(100)) * 2 + "</p></body>",
+        "<body><p>" + "".join(f"<x-{i}>w</x-{i}>" for i in range(33)) + "<b>x</b><x-0></x-0></p></body>",
     ]:
         _assert_same(text)
+
+
+@needs_cwalk
+def test_names_past_the_numbered_limit_keep_their_counts() -> None:
+    # tag names are numbered process-wide up to a limit (a page of made-up names must not grow
+    # the numbering without bound); blocks holding names past it keep a dict of counts
+    text = "<body>" + "".join(f"<div><q-{i}>w</q-{i}><b>x</b></div>" for i in range(70_000)) + "</body>"
+    _assert_same(text)
+    fast, _ = _both(text)
+    assert fast[1].tag_pairs is not None and fast[-1].tag_pairs is None
+    assert fast[-1].tags == {"div": 1, "q-69999": 1, "b": 1}
 
 
 TAGS = ["div", "p", "li", "ul", "td", "tr", "span", "a", "b", "br", "img", "script", "style", "time", "h2", "section"]
