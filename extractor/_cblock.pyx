@@ -9,7 +9,13 @@ lines dropped), text_chars, link_chars, tags, lines, attrs, datetimes (``<time d
 values, for comment dates).
 """
 
+cimport cython
 
+
+# Untracked by the cyclic collector: a block's fields are numbers, strings and dicts of them, never
+# a container that could lead back to it; a set's hundred thousand blocks would otherwise be
+# walked by every collection that runs while they live, and tracked and untracked one by one.
+@cython.no_gc
 cdef class Block:
     """One block of one page, with its measures (``blocks.Block``, compiled: a walk creates a
     hundred thousand of them per set, and a C struct is filled without attribute lookups)."""

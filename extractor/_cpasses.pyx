@@ -5,6 +5,8 @@ lists (units.py) and identifier candidates (identifiers.py). Each gives exactly 
 (tests/test_cwalk.py, tests/test_matching.py, tests/test_compiled.py).
 """
 
+cimport cython
+
 from cpython.dict cimport PyDict_Next
 from cpython.object cimport PyObject
 from libc.math cimport sqrt
@@ -120,6 +122,8 @@ def block_vectors(list blocks, str mode, double scale, dict cache, object vector
     return out
 
 
+# Untracked by the cyclic collector, as Block: numbers and strings only.
+@cython.no_gc
 cdef class BlockResult:
     """``pipeline.BlockResult``, compiled: a page reports every block (a set, a hundred thousand)."""
 

@@ -3,6 +3,7 @@ the compiled passes (extractor/_cpasses.pyx) their Python forms' results."""
 
 from __future__ import annotations
 
+import gc
 import os
 from pathlib import Path
 
@@ -246,3 +247,16 @@ def test_compiled_text_flags_and_children_equal_python(corpus_root: Path) -> Non
                     for b, r in zip(blocks, roles, strict=True)
                 ]
                 assert B._cpasses.text_flags(blocks, roles, role, not_role, skip) == expected
+
+
+@needs_cwalk
+def test_blocks_and_block_results_are_left_out_of_cyclic_collection() -> None:
+    # numbers, strings and dicts of them cannot form cycles: a set's hundred thousand blocks and
+    # results need not be tracked (nor walked by each collection while they live)
+    from extractor import Page, extract_site
+
+    blocks = B.parse_blocks("<body><div id=a><p title=t>x<b>y</b></p></div></body>")
+    assert blocks and not any(gc.is_tracked(b) for b in blocks)
+    pages = [Page(None, f"<body><div id=m><p>page {i}</p></div><p>same</p></body>".encode()) for i in range(3)]
+    results = [r for page in extract_site(pages) for r in page.blocks]
+    assert results and not any(gc.is_tracked(r) for r in results)
