@@ -379,13 +379,16 @@ def matched_vectors(list vectors, list page_sets, list clusters, double threshol
         free(buf)
 
 
-def dated_flags(list blocks, Py_ssize_t max_chars, object is_dated, Py_ssize_t first=0):
+def dated_flags(list blocks, Py_ssize_t max_chars, object is_dated, list wanted=None):
     """``units.dated_flags``: 1 for a block with a ``datetime`` value or a short line (at most
-    ``max_chars`` characters) that ``is_dated``, else 0; 0 for the blocks before ``first``."""
-    cdef list out = [0] * min(max(first, 0), len(blocks))
+    ``max_chars`` characters) that ``is_dated``, else 0; 0 where ``wanted`` is false."""
+    cdef list out = []
     cdef Block b
     cdef Py_ssize_t n
-    for b in blocks[len(out):]:
+    for b in blocks:
+        if wanted is not None and not wanted[len(out)]:
+            out.append(0)
+            continue
         if b.datetimes:
             out.append(1)
             continue

@@ -146,9 +146,9 @@ def _dated_units(blocks: Sequence[Block], roles: Sequence[str]) -> list[tuple[Un
             grouped.setdefault((b.parent, b.tag), []).append(b.index)
     if not grouped:
         return []
-    # the groups' subtrees all lie after the start block (preorder), so earlier blocks (a header's
-    # and menu's many short lines) need no date test
-    dated = subtree_sums(dated_flags(blocks, start + 1), blocks)
+    # only the groups' subtrees are read: the rest of the page (a header's and menu's many short
+    # lines) needs no date test
+    dated = subtree_sums(dated_flags(blocks, [k for members in grouped.values() for k in members]), blocks)
     out = []
     for (_, tag), members in sorted(grouped.items(), key=lambda item: item[0][0]):
         if sum(1 for k in members if dated[k]) >= DATED_SHARE * len(members):

@@ -13,7 +13,7 @@ class tokens most units share). A page with one comment and its reply repeats by
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
@@ -231,13 +231,27 @@ def date_line(block: Block) -> bool:
     return bool(block.datetimes) or (0 < len(block.text) <= SHORT_SLOT_CHARS and is_dated(block.text))
 
 
-def dated_flags(blocks: Sequence[Block], first: int = 0) -> list[int]:
-    """1 for each date line (``date_line``), else 0; 0 for the blocks before ``first`` (a caller
-    that reads only later subtrees need not test their texts)."""
+def dated_flags(blocks: Sequence[Block], roots: Iterable[int] | None = None) -> list[int]:
+    """1 for each date line (``date_line``), else 0; with ``roots``, only the blocks in their
+    subtrees are tested (the others are 0: a caller that reads only those subtrees need not test
+    a page's every short line)."""
+    wanted = None if roots is None else _in_subtrees(blocks, roots)
     if _cpasses is not None and type(blocks) is list:
-        return _cpasses.dated_flags(blocks, SHORT_SLOT_CHARS, is_dated, first)  # type: ignore[no-any-return]
-    skipped = min(max(first, 0), len(blocks))
-    return [0] * skipped + [int(date_line(b)) for b in blocks[skipped:]]
+        return _cpasses.dated_flags(blocks, SHORT_SLOT_CHARS, is_dated, wanted)  # type: ignore[no-any-return]
+    return [int(date_line(b)) if wanted is None or wanted[b.index] else 0 for b in blocks]
+
+
+def _in_subtrees(blocks: Sequence[Block], roots: Iterable[int]) -> list[bool]:
+    """Per block, whether it lies in the subtree of one of ``roots`` (preorder: a subtree is the
+    block and the ``size - 1`` blocks after it); each block is marked once."""
+    sizes = subtree_sums([1] * len(blocks), blocks)
+    marked = [False] * len(blocks)
+    end = 0
+    for k in sorted(roots):
+        for j in range(max(k, end), k + sizes[k]):
+            marked[j] = True
+        end = max(end, k + sizes[k])
+    return marked
 
 
 def _nested_unit(blocks: Sequence[Block], path: Sequence[int], counts: Sequence[int]) -> list[Block] | None:

@@ -160,3 +160,23 @@ def test_a_profile_uses_a_pages_comment_feed_when_it_finds_no_comments(corpus_ro
     blind = [profile.extract(Page(p.url, p.body)) for p in pages[5:]]
     assert _comment_f1(truth[5:], blind) < 0.5
     assert _comment_f1(truth[5:], [profile.extract(p) for p in pages[5:]]) >= 0.95
+
+
+def test_date_lines_tested_only_in_the_subtrees_asked_for() -> None:
+    from extractor.blocks import parse_blocks
+    from extractor.units import dated_flags, subtree_sums
+
+    blocks = parse_blocks(
+        "<body><nav><li>May 3, 2012</li></nav><ol><li><p>Ann</p><p>June 9, 2026 at 6:12 am</p></li>"
+        "<li><p>Bo</p><div><p>July 1, 2026</p></div></li></ol><p>3 days ago</p></body>"
+    )
+    every = dated_flags(blocks)
+    items = [b.index for b in blocks if b.tag == "li" and blocks[b.parent].tag == "ol"]
+    sizes = subtree_sums([1] * len(blocks), blocks)
+    inside = {j for k in items for j in range(k, k + sizes[k])}
+    # nested and repeated roots mark each block once; outside them nothing is tested
+    for roots in (items, [*items[::-1], items[1] + 2], []):
+        flags = dated_flags(blocks, roots)
+        wanted = {j for k in roots for j in range(k, k + sizes[k])}
+        assert flags == [every[i] if i in wanted else 0 for i in range(len(blocks))]
+    assert sum(every) == 4 and sum(dated_flags(blocks, items)) == 2 == sum(every[i] for i in inside)
