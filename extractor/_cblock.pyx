@@ -40,6 +40,17 @@ cdef class Block:
         self._tags = value
         self.tag_pairs = None
 
+    def __reduce__(self):
+        # the tag counts travel as a dict: tag numbers belong to this process
+        return (
+            Block,
+            (
+                self.index, self.tag, self.parent, self.prev_sibling, self.element_id, self.element_class,
+                self.xpath, self.text, self.text_chars, self.link_chars, self.tags, self.lines, self.attrs,
+                self.datetimes,
+            ),
+        )
+
     @property
     def link_density(self):
         return self.link_chars / self.text_chars if self.text_chars else 0.0

@@ -260,3 +260,23 @@ def test_blocks_and_block_results_are_left_out_of_cyclic_collection() -> None:
     pages = [Page(None, f"<body><div id=m><p>page {i}</p></div><p>same</p></body>".encode()) for i in range(3)]
     results = [r for page in extract_site(pages) for r in page.blocks]
     assert results and not any(gc.is_tracked(r) for r in results)
+
+
+@needs_cwalk
+def test_a_pickled_block_keeps_its_tags_in_another_process() -> None:
+    # tag numbers are process-wide: a block pickled here must not depend on them over there
+    import pickle
+    import subprocess
+    import sys
+
+    block = B.parse_blocks("<body><p>x<b>y</b><i-x>z</i-x></p></body>")[1]
+    assert block.tag_pairs is not None
+    code = (
+        "import pickle, sys\n"
+        "from extractor import blocks as B\n"
+        "B.parse_blocks('<body><section><em>o</em><u>t</u></section></body>')  # other numbers first\n"
+        "block = pickle.loads(sys.stdin.buffer.read())\n"
+        "print(sorted(block.tags.items()), block.text)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(block), capture_output=True, check=True)
+    assert out.stdout.decode().strip() == f"{sorted(block.tags.items())} {block.text}"
