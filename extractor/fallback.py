@@ -124,8 +124,11 @@ def identifier_region(
     return found
 
 
-def _dated_units(blocks: Sequence[Block], roles: Sequence[str]) -> list[tuple[UnitSignature, list[int]]]:
-    """Candidate comment lists of one page: sibling blocks of one tag, most of them dated.
+def _dated_units(
+    blocks: Sequence[Block], roles: Sequence[str], tag: str | None = None
+) -> list[tuple[UnitSignature, list[int]]]:
+    """Candidate comment lists of one page: sibling blocks of one tag (``tag`` only, when given),
+    most of them dated.
 
     Single members are returned too: a page with one comment cannot show repetition, but its unit
     still counts once the other pages voted for its kind.
@@ -142,7 +145,7 @@ def _dated_units(blocks: Sequence[Block], roles: Sequence[str]) -> list[tuple[Un
     # siblings of one tag under one parent, in the order of parents, then of each tag's first member
     grouped: dict[tuple[int, str], list[int]] = {}
     for b in blocks[start + 1 :]:
-        if text[b.index] and b.parent not in holds_start:
+        if text[b.index] and b.parent not in holds_start and (tag is None or b.tag == tag):
             grouped.setdefault((b.parent, b.tag), []).append(b.index)
     if not grouped:
         return []
@@ -150,16 +153,16 @@ def _dated_units(blocks: Sequence[Block], roles: Sequence[str]) -> list[tuple[Un
     # lines) needs no date test
     dated = subtree_sums(dated_flags(blocks, [k for members in grouped.values() for k in members]), blocks)
     out = []
-    for (_, tag), members in sorted(grouped.items(), key=lambda item: item[0][0]):
+    for (_, group_tag), members in sorted(grouped.items(), key=lambda item: item[0][0]):
         if sum(1 for k in members if dated[k]) >= DATED_SHARE * len(members):
             if len(members) == 1:  # (most groups: a lone date line) its tokens are all shared
-                out.append((UnitSignature(tag, class_tokens(blocks[members[0]])), members))
+                out.append((UnitSignature(group_tag, class_tokens(blocks[members[0]])), members))
                 continue
             counts = Counter(t for k in members for t in class_tokens(blocks[k]))
             shared = frozenset(t for t, n in counts.items() if n >= SIGNATURE_TOKEN_SHARE * len(members))
             if counts and not shared:
                 continue  # classed siblings of unlike kinds (a date line beside a comment area)
-            out.append((UnitSignature(tag, shared), members))
+            out.append((UnitSignature(group_tag, shared), members))
     return out
 
 
@@ -203,7 +206,8 @@ class Fallback:
         if self.known_ids:
             roles = known_comment_region([idents], [roles], set(self.known_ids), [blocks], [cands])[0]
         if self.unit is not None:
-            roles = mark_units(blocks, roles, _dated_units(blocks, roles), self.unit)
+            # mark_units reads only the units of the learned kind's tag
+            roles = mark_units(blocks, roles, _dated_units(blocks, roles, self.unit.tag), self.unit)
         return roles
 
 
