@@ -57,6 +57,7 @@ def run_workload(name: str, corpus: Path) -> None:
                 clear_memos()  # cold, as extract_speed.py times it: no dates read while learning
                 for p in later:
                     profile.extract(p)
+    print(f"{name}: {len(sets)} sets, {sum(map(len, sets))} pages")
 
 
 def count(name: str, corpus: Path) -> int:

@@ -1,0 +1,37 @@
+"""The benchmark scripts' workloads run (their timing needs no test; a broken script does)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def one_site(corpus_root: Path, tmp_path: Path) -> Path:
+    (tmp_path / "wordpress").mkdir()
+    (tmp_path / "wordpress" / "tt21").symlink_to(corpus_root / "wordpress" / "tt21")
+    return tmp_path
+
+
+@pytest.mark.parametrize("workload", ["none", "parse", "parse_later", "set", "learn", "learn_and_extract"])
+def test_instruction_workloads_run(one_site: Path, workload: str) -> None:
+    cmd = [sys.executable, str(ROOT / "bench" / "extract_instructions.py"), "--workload", workload]
+    out = subprocess.run([*cmd, "--corpus", str(one_site)], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == f"{workload}: 1 sets, 30 pages"
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind not installed")
+def test_instruction_count_is_read_from_valgrind(one_site: Path) -> None:
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import extract_instructions
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    assert extract_instructions.count("none", one_site) > 10**8  # an interpreter's start-up at least
