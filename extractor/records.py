@@ -118,27 +118,48 @@ def _paired_step(node: Block) -> str:
 
 def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequence[Unit]]]) -> SlotKinds:
     """Type the unit slots over the whole set: date, author, chrome, and the comments' text."""
-    texts: dict[tuple[str, ...], list[str]] = {}
-    commented: Counter[tuple[str, ...]] = Counter()
-    dated: Counter[tuple[str, ...]] = Counter()
-    multi: set[tuple[str, ...]] = set()
-    first_pos: dict[tuple[str, ...], list[int]] = {}
+    # per slot, numbered in first-seen order (one lookup per block: the slot tuples have no cached
+    # hash): its texts, its blocks' positions in their units, how many hold comment words, how
+    # many are date lines, the last unit it was seen in, and whether a unit held it twice
+    number: dict[tuple[str, ...], int] = {}
+    slot_texts: list[list[str]] = []
+    slot_pos: list[list[int]] = []
+    slot_commented: list[int] = []
+    slot_dated: list[int] = []
+    last_unit: list[int] = []
+    twice: list[bool] = []
     n_units = 0
     for blocks, roles, units in pages_units:
         for unit in units:
             n_units += 1
-            per_unit: Counter[tuple[str, ...]] = Counter()
             for pos, b in enumerate(unit.own):
                 if b is unit.root and not b.text:
                     continue
                 slot = _slot(b, unit, blocks)
-                per_unit[slot] += 1
-                texts.setdefault(slot, []).append(b.text)
-                commented[slot] += roles[b.index] == COMMENT and bool(b.text)
-                first_pos.setdefault(slot, []).append(pos)
+                i = number.get(slot)
+                if i is None:
+                    i = number[slot] = len(slot_texts)
+                    slot_texts.append([])
+                    slot_pos.append([])
+                    slot_commented.append(0)
+                    slot_dated.append(0)
+                    last_unit.append(n_units)
+                    twice.append(False)
+                elif last_unit[i] == n_units:
+                    twice[i] = True
+                else:
+                    last_unit[i] = n_units
+                slot_texts[i].append(b.text)
+                slot_pos[i].append(pos)
+                if b.text and roles[b.index] == COMMENT:
+                    slot_commented[i] += 1
                 if date_line(b):
-                    dated[slot] += 1
-            multi.update(s for s, k in per_unit.items() if k > 1)
+                    slot_dated[i] += 1
+    texts = {slot: slot_texts[i] for slot, i in number.items()}
+    first_pos = {slot: slot_pos[i] for slot, i in number.items()}
+    commented = Counter({slot: slot_commented[i] for slot, i in number.items()})
+    dated = Counter({slot: slot_dated[i] for slot, i in number.items() if slot_dated[i]})
+    multi = {slot for slot, i in number.items() if twice[i]}
     kinds = SlotKinds()
     if not n_units:
         return kinds
