@@ -342,13 +342,15 @@ cdef int _set_tags(Block block, Level* lv, _Tables tables) except -1:
     cdef bytes raw
     cdef unsigned int* out
     cdef dict tags
+    cdef bint numbered = True
     for i in range(n):
-        if tables.numbers[lv.pairs[2 * i]] < 0:
-            tags = {}
-            for i in range(n):
-                tags[tables.tag_list[lv.pairs[2 * i]]] = <Py_ssize_t>lv.pairs[2 * i + 1]
-            block._tags = tags
-            return 0
+        numbered = numbered and tables.numbers[lv.pairs[2 * i]] >= 0
+    if not numbered:
+        tags = {}
+        for i in range(n):
+            tags[tables.tag_list[lv.pairs[2 * i]]] = <Py_ssize_t>lv.pairs[2 * i + 1]
+        block._tags = tags
+        return 0
     raw = PyBytes_FromStringAndSize(NULL, n * 2 * sizeof(unsigned int))
     out = <unsigned int*>PyBytes_AS_STRING(raw)
     for i in range(n):

@@ -179,11 +179,11 @@ def _date_match(text: str) -> tuple[str, int] | None:
 def _weekday_before(text: str, end: int) -> re.Match[str] | None:
     """``_WEEKDAY_BEFORE`` ending at ``end``, searched only where it can start (searching the whole
     text before a date tried every name at every position: half the cost of reading a date)."""
-    head = text[:end].rstrip().removesuffix(",").removesuffix(".")
+    before = text[:end].rstrip()
+    head = before.removesuffix(",").removesuffix(".")
     if not head or not head[-1].isalpha():  # every name ends with a letter
         return None
-    spaces = end - len(text[:end].rstrip())
-    return _WEEKDAY_BEFORE.search(text, max(0, end - spaces - _WEEKDAY_REACH), end)
+    return _WEEKDAY_BEFORE.search(text, max(0, len(before) - _WEEKDAY_REACH), end)
 
 
 # Relative times ("3 days ago", "vor 2 Tagen", "il y a 3 jours", "3日前", "3일 전"): a comment's date

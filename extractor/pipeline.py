@@ -189,7 +189,7 @@ def _extract_site(pages: Sequence[Page], options: Options, known_comment_ids: It
 
 
 def read_set(pages: Sequence[Page], options: Options) -> list[ParsedPage]:
-    """Steps 1-3 for every page of a set (tag-only vectors shared between its pages)."""
+    """Steps 1-3 for every page of a set, its pages sharing one read cache (``read_page``)."""
     cache: ReadCache = {}
     return [read_page(p, options, cache) for p in pages]
 
