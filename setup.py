@@ -1,6 +1,7 @@
 """Builds the optional compiled parts of the extractor; all metadata is in pyproject.toml.
 
-- ``extractor/_cblock.pyx`` (the Block class), ``_cwalk.pyx`` (the block walk) and ``_cpasses.pyx``
+- ``extractor/_cblock.pyx`` (the Block class), ``_cwalk.pyx`` (the block walk over lxml's tree),
+  ``_csax.pyx`` (the same blocks read while libxml2 parses, without a tree) and ``_cpasses.pyx``
   (vectors, the matching search and other per-block passes), written for C.
 - The modules listed in ``extractor/_compiled.py`` compiled from their unchanged Python sources
   (Cython with annotations ignored: the same semantics, less interpreter overhead). Each source's
@@ -13,6 +14,7 @@ pure Python (several times slower, same results).
 import json
 import os
 import runpy
+import sys
 from pathlib import Path
 
 import lxml
@@ -33,6 +35,14 @@ extensions = [
     Extension("extractor._cblock", ["extractor/_cblock.pyx"], optional=True),
     Extension("extractor._cwalk", ["extractor/_cwalk.pyx"], include_dirs=lxml.get_include(), optional=True),
     Extension("extractor._cpasses", ["extractor/_cpasses.pyx"], optional=True),
+    # dlopen/dlsym find libxml2's parser in lxml's own shared object (libdl: glibc before 2.34)
+    Extension(
+        "extractor._csax",
+        ["extractor/_csax.pyx"],
+        include_dirs=lxml.get_include(),
+        libraries=["dl"] if sys.platform.startswith("linux") else [],
+        optional=True,
+    ),
 ]
 extensions += [Extension(f"extractor.{name}", [f"extractor/{name}.py"], optional=True) for name in modules]
 

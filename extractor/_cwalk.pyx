@@ -24,48 +24,6 @@ from extractor._cblock cimport Block, fill_block, tag_number
 cetree.import_lxml__etree()
 
 
-cdef struct Level:
-    # One open block: its text buffer (UTF-8), link characters, latest child block, and its tag
-    # counts as (tag number, count) pairs in first-seen order (a dict per block, updated per
-    # element, cost more than the rest of the block's record).
-    char* data
-    Py_ssize_t length
-    Py_ssize_t cap
-    Py_ssize_t link_chars
-    Py_ssize_t last_child
-    Py_ssize_t index
-    unsigned int* pairs
-    Py_ssize_t npairs
-    Py_ssize_t pcap
-
-
-# Element names: libxml2 gives each a name pointer (interned per document). A small open-addressing
-# table maps the pointer to the tag's number (one per distinct name string) and what the walk needs
-# to know about it, instead of a dict lookup, a Python int and set lookups per element.
-cdef enum:
-    KIND_BLOCK = 1
-    KIND_EXCLUDED = 2
-    KIND_LINK = 4
-    KIND_BR = 8
-
-
-cdef struct Slot:
-    # one key of a _Table: (a, b), with a != 0; its value and flags
-    size_t a
-    Py_ssize_t b
-    Py_ssize_t value
-    int kind
-
-
-cdef struct Place:
-    # per block: its element, its parent element (0 for the start), its tag's number and its
-    # position among the parent's block children of that tag
-    size_t own
-    size_t parent
-    Py_ssize_t tag_id
-    Py_ssize_t position
-
-
 cdef inline size_t _mix(size_t a, size_t b) noexcept:
     cdef size_t h = (a >> 4) * <size_t>0x9E3779B97F4A7C15 + <size_t>b * <size_t>0xC2B2AE3D27D4EB4F
     return h ^ (h >> 29)
@@ -73,9 +31,6 @@ cdef inline size_t _mix(size_t a, size_t b) noexcept:
 
 cdef class _Table:
     """An open-addressing table of (pointer, number) keys, freed with the object."""
-
-    cdef Slot* slots
-    cdef Py_ssize_t cap, used
 
     def __dealloc__(self):
         free(self.slots)
@@ -118,17 +73,6 @@ cdef class _Table:
 cdef class _Tables:
     """The walk's C-side records: element names (keyed by libxml2's interned name pointer: the
     tag's number and flags), block counts per (parent element, tag), and each block's place."""
-
-    cdef _Table names
-    cdef _Table pairs
-    cdef Place* places
-    cdef Py_ssize_t places_cap, places_used
-    cdef list tag_list  # number -> tag str
-    cdef dict tag_ids  # tag str -> number
-    cdef Py_ssize_t* numbers  # number -> process-wide number (_cblock.tag_number; -1 past its limit)
-    cdef Py_ssize_t numbers_cap
-    cdef _Table counts  # (block, tag number) -> position in the block's pairs, for blocks of many tags
-    cdef frozenset block_tags, excluded
 
     def __cinit__(self, frozenset block_tags, frozenset excluded):
         self.block_tags = block_tags
@@ -203,27 +147,6 @@ cdef class _Tables:
         return 0
 
 
-cdef int _grow(Level* lv, Py_ssize_t extra) except -1:
-    cdef Py_ssize_t cap = lv.cap * 2 if lv.cap else 256
-    cdef char* p
-    while cap < lv.length + extra:
-        cap *= 2
-    p = <char*>realloc(lv.data, cap)
-    if p == NULL:
-        raise MemoryError()
-    lv.data = p
-    lv.cap = cap
-    return 0
-
-
-cdef inline int _add(Level* lv, const char* s, Py_ssize_t n) except -1:
-    if lv.length + n > lv.cap:
-        _grow(lv, n)
-    memcpy(lv.data + lv.length, s, n)
-    lv.length += n
-    return 0
-
-
 cdef str _decode(const char* s, Py_ssize_t n):
     return PyUnicode_DecodeUTF8(s, n, "replace")
 
@@ -247,17 +170,6 @@ cdef inline bint _is_text(tree.xmlNode* n) noexcept:
     return n.type == tree.XML_TEXT_NODE or n.type == tree.XML_CDATA_SECTION_NODE
 
 
-cdef inline bint _blank(const char* s, Py_ssize_t n) noexcept:
-    # ASCII whitespace only: most layout wrappers hold nothing else, and need no decoding.
-    cdef Py_ssize_t i
-    cdef char c
-    for i in range(n):
-        c = s[i]
-        if c != 32 and c != 10 and c != 9 and c != 13 and c != 12 and c != 11:
-            return False
-    return True
-
-
 cdef tuple _measured(str text):
     # blocks._finish, compiled: the lines of the block (whitespace runs collapsed, blank lines
     # dropped) joined, their lower-cased counts, and the characters of text; None when blank.
@@ -276,7 +188,7 @@ cdef tuple _measured(str text):
     return (joined, lines, len(joined) - len(kept) + 1)
 
 
-cdef _measure(Block block, const char* data, Py_ssize_t length, Py_ssize_t link_chars, dict texts):
+cdef object _measure(Block block, const char* data, Py_ssize_t length, Py_ssize_t link_chars, dict texts):
     # A site's pages repeat most of their text blocks (menus, footers, sidebars: about 60 % of a
     # set's text blocks): ``texts`` maps a block's raw UTF-8 text to its measures, shared by the
     # blocks that repeat it (their ``text`` and ``lines`` are never modified).

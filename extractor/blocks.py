@@ -25,6 +25,13 @@ try:  # the compiled walk and passes, built by `pip install -e .` when a C compi
     from . import _cblock, _cpasses, _cwalk  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - pure-Python installs
     _cblock = _cpasses = _cwalk = None
+try:  # blocks read while libxml2 parses, without a tree (needs libxml2's functions from lxml)
+    from . import _csax  # type: ignore[attr-defined]
+
+    if not _csax.AVAILABLE:  # pragma: no cover - an lxml that hides libxml2's symbols
+        _csax = None
+except ImportError:  # pragma: no cover - pure-Python installs
+    _csax = None
 
 # The block-level elements (one place, with the reason).
 # HTML 4.01 §7.5.3 lists the block-level elements of %block and %flow: P, H1-H6, UL, OL, DIR, MENU,
@@ -377,6 +384,19 @@ def _attach_attributes(body: etree._Element, owner: dict[etree._Element, Block])
 
 def parse_blocks(text: str, cache: dict[Any, Any] | None = None, utf8: bytes | None = None) -> list[Block]:
     """Decoded HTML text to blocks (empty list when the page has no parseable content); ``utf8``
-    as for ``parse_html``."""
+    as for ``parse_html``.
+
+    The blocks are read as libxml2 parses (``_csax``) when it is built: the same blocks as from
+    ``parse_html``'s tree, without the cost of building and freeing a tree. A page without a body
+    element, which that reader does not start on, is read from the tree.
+    """
+    if _csax is not None:
+        data = utf8 if utf8 is not None else text.encode("utf-8", "surrogatepass")
+        if not data or data.isspace():
+            return []
+        found = _csax.read(data, BLOCK_TAGS, _EXCLUDED, cache)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+        utf8 = data
     root = parse_html(text, utf8)
     return [] if root is None else blocks_of(root, cache)

@@ -24,6 +24,7 @@ EXTRACT = """
 import json, os, sys
 if os.environ.get("TEST_NO_CWALK"):
     sys.modules["extractor._cwalk"] = None  # as installed without a C compiler
+    sys.modules["extractor._csax"] = None
 from extractor import Page, extract_site, learn_profile
 from extractor.corpus import iter_corpus
 out = []
@@ -38,7 +39,8 @@ for site in iter_corpus(sys.argv[1], sites=sys.argv[2:]):
         out.append([r.post, r.comments, r.template_match])
 import extractor.units as units
 from extractor import blocks
-print(json.dumps({"units": units.__file__, "cwalk": blocks._cwalk is not None, "out": out}))
+print(json.dumps({"units": units.__file__, "cwalk": blocks._cwalk is not None, "csax": blocks._csax is not None,
+                  "out": out}))
 """
 
 
@@ -81,7 +83,9 @@ def test_an_install_without_a_compiler_gives_the_same_output(corpus_root: Path) 
     # no compiled code at all: the Python walk, vectors, matching search and block classes
     compiled = _run(corpus_root, source_modules=False)
     pure = _run(corpus_root, source_modules=True, no_cwalk=True)
-    assert pure["cwalk"] is False
+    assert pure["cwalk"] is False and pure["csax"] is False
+    if os.environ.get("CI"):
+        assert compiled["csax"] is True
     assert compiled["out"] == pure["out"]
 
 

@@ -154,6 +154,7 @@ def test_pure_python_fallback_extracts_the_same(corpus_root: Path, monkeypatch: 
     site = next(iter_corpus(corpus_root, ["wordpress"]))
     pages = [Page(None, p.read_bytes()) for p in site.page_files()[:8]]
     compiled = [(x.post, x.comments) for x in extract_site(pages)]
+    monkeypatch.setattr(B, "_csax", None)
     monkeypatch.setattr(B, "_cwalk", None)  # the Python walk and vectors (test_compiled.py runs
     monkeypatch.setattr(F, "_cpasses", None)  # a whole install without compiled code)
     assert [(x.post, x.comments) for x in extract_site(pages)] == compiled
