@@ -12,8 +12,18 @@ line break to the text instead of to its tail.
 """
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
-from cpython.unicode cimport PyUnicode_DecodeUTF8
-from libc.stdlib cimport calloc, free, realloc
+from cpython.unicode cimport (
+    PyUnicode_4BYTE_KIND,
+    PyUnicode_DATA,
+    PyUnicode_DecodeASCII,
+    PyUnicode_DecodeUTF8,
+    PyUnicode_FromKindAndData,
+    PyUnicode_KIND,
+    PyUnicode_READ,
+    PyUnicode_Substring,
+    Py_UNICODE_ISSPACE,
+)
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, strcmp, strlen
 
 cimport lxml.includes.etreepublic as cetree
@@ -173,19 +183,84 @@ cdef inline bint _is_text(tree.xmlNode* n) noexcept:
 cdef tuple _measured(str text):
     # blocks._finish, compiled: the lines of the block (whitespace runs collapsed, blank lines
     # dropped) joined, their lower-cased counts, and the characters of text; None when blank.
-    cdef list kept = []
+    # One pass over the code points (Py_UNICODE_ISSPACE is str.split()'s whitespace) instead of
+    # a list and a string per raw line and per word; a kept line of ASCII is lower-cased here,
+    # any other by str.lower().
+    cdef Py_ssize_t n = len(text), i = 0, out = 0, kept = 0, k, start
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    cdef unsigned int c, high
+    cdef bint word, space
+    cdef Py_UCS4* buf
+    cdef Py_ssize_t* spans  # per kept line: start and end in ``buf``, and whether it is ASCII
+    cdef char* low
     cdef dict lines = {}
-    cdef str raw, line, low, joined
-    if text.isspace():
+    cdef str joined, key
+    if n == 0:
         return None
-    for raw in text.split("\n"):
-        line = " ".join(raw.split())
-        if line:
-            kept.append(line)
-            low = line.lower()
-            lines[low] = lines.get(low, 0) + 1
-    joined = "\n".join(kept)
-    return (joined, lines, len(joined) - len(kept) + 1)
+    buf = <Py_UCS4*>malloc((n + 1) * sizeof(Py_UCS4))
+    spans = <Py_ssize_t*>malloc((n // 2 + 2) * 3 * sizeof(Py_ssize_t))
+    low = <char*>malloc(n + 1)
+    if buf == NULL or spans == NULL or low == NULL:
+        free(buf)
+        free(spans)
+        free(low)
+        raise MemoryError()
+    try:
+        while i <= n:
+            word = space = False
+            start = out
+            high = 0
+            while i < n:
+                c = <unsigned int>PyUnicode_READ(kind, data, i)
+                i += 1
+                if c == 10:
+                    break
+                if Py_UNICODE_ISSPACE(<Py_UCS4>c):
+                    space = word
+                    continue
+                if not word:
+                    if kept:
+                        buf[out] = 10
+                        out += 1
+                    start = out
+                    word = True
+                elif space:
+                    buf[out] = 32
+                    out += 1
+                    space = False
+                buf[out] = <Py_UCS4>c
+                out += 1
+                high |= c
+            else:
+                i += 1  # the end of the text ends its last line
+            if word:
+                spans[3 * kept] = start
+                spans[3 * kept + 1] = out
+                spans[3 * kept + 2] = high < 128
+                kept += 1
+        if not kept:
+            return None
+        joined = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, buf, out)
+        for k in range(kept):
+            if spans[3 * k + 2]:
+                for i in range(spans[3 * k], spans[3 * k + 1]):
+                    c = <unsigned int>buf[i]
+                    low[i - spans[3 * k]] = <char>(c + 32 if 65 <= c <= 90 else c)
+                key = PyUnicode_DecodeASCII(low, spans[3 * k + 1] - spans[3 * k], NULL)
+            else:
+                key = PyUnicode_Substring(joined, spans[3 * k], spans[3 * k + 1]).lower()
+            lines[key] = lines.get(key, 0) + 1
+        return (joined, lines, out - kept + 1)
+    finally:
+        free(buf)
+        free(spans)
+        free(low)
+
+
+def measured(str text):
+    """``_measured`` for tests: (joined lines, lower-cased line counts, characters) or None."""
+    return _measured(text)
 
 
 cdef object _measure(Block block, const char* data, Py_ssize_t length, Py_ssize_t link_chars, dict texts):

@@ -287,3 +287,21 @@ def test_a_pickled_block_keeps_its_tags_in_another_process() -> None:
     pickled = subprocess.run([sys.executable, "-c", dump], capture_output=True, check=True).stdout
     out = subprocess.run([sys.executable, "-c", load], input=pickled, capture_output=True, check=True)
     assert out.stdout.decode().strip() == "[('b', 1), ('i-x', 1), ('p', 1)] xyz"
+
+
+# every code point str.split() takes for whitespace, newlines, cased letters ASCII and not (their
+# lower-case forms differ in length or script), and other text
+MEASURE_CHARS = [chr(c) for c in range(0x110000) if chr(c).isspace()] + list("aZq\n\n  ") + list("ÉİẞßΣǅ日😀")
+
+
+@needs_cwalk
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet=st.sampled_from(MEASURE_CHARS), max_size=40))
+def test_compiled_text_measures_equal_finish(text: str) -> None:
+    block = B.Block(0, "p", -1, -1)
+    B._finish(block, text, {}, 0)
+    got = B._cwalk.measured(text)
+    if not block.text:
+        assert got is None
+    else:
+        assert got == (block.text, block.lines, block.text_chars)
