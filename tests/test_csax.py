@@ -156,3 +156,21 @@ def test_shared_text_measures_are_shared_across_pages() -> None:
     second = B._csax.read(page.replace(b"one", b"two"), B.BLOCK_TAGS, B._EXCLUDED, cache)
     assert first[1].lines is second[1].lines  # "menu": measured once
     assert first[2].text == "post one" and second[2].text == "post two"
+
+
+class _RaisingName:
+    """Hashes as "div" and fails when compared: an error raised inside a parser callback."""
+
+    def __hash__(self) -> int:
+        return hash("div")
+
+    def __eq__(self, other: object) -> bool:
+        raise ValueError("comparison failed")
+
+
+@needs_csax
+def test_an_error_in_a_callback_stops_the_parse_and_is_raised() -> None:
+    page = b"<body><p>a</p><div>x</div>" + b"<p>more</p>" * 1000 + b"</body>"
+    with pytest.raises(ValueError, match="comparison failed"):
+        B._csax.read(page, frozenset({_RaisingName()}), B._EXCLUDED, None)
+    assert len(B._csax.read(page, B.BLOCK_TAGS, B._EXCLUDED, None)) == 1003  # nothing left behind
