@@ -9,7 +9,8 @@ machine disturbs the ratios less):
    comment records (the stages issue 3 names);
 2. per-page cost of a 1,000-page set / per-page cost of a 20-page set, both generated from corpus
    templates with fresh article text (target <= 1.5);
-3. single-page extraction with a learned site profile / parse time of the same pages (target <= 1.5);
+3. single-page extraction with a learned site profile / parse time of the same pages (target <= 1.5),
+   and the same without comment records (the set's stages, as in 1.);
 4. peak memory (max RSS) of extracting the 1,000-page set, measured in a child process.
 """
 
@@ -32,7 +33,7 @@ import lxml.html
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from extractor import DEFAULT, Page, SiteProfile, extract_site, learn_profile  # noqa: E402
+from extractor import DEFAULT, Options, Page, SiteProfile, extract_site, learn_profile  # noqa: E402
 from extractor.corpus import iter_corpus  # noqa: E402
 from extractor.dates import clear_memos  # noqa: E402
 
@@ -127,6 +128,36 @@ def wordpress_templates(corpus: Path | None = None) -> list[bytes]:
     return [p.read_bytes() for p in site.page_files()]
 
 
+def profile_ratio(sets: list[list[Page]], options: Options, repeat: int) -> tuple[float, int]:
+    """Median over the sites of 4+ pages of (single-page extraction of the later half with a
+    profile learned from the first half) / (parse time of those pages), and the site count."""
+    ratios = []
+    for s in sets:
+        if len(s) < 4:
+            continue
+        half = len(s) // 2
+        learned = learn_profile(s[:half], options)
+        learned.index()  # built once in a profile's life, not per page
+        rest = s[half:]
+        # each run extracts with the profile as learned: what earlier runs read of these very
+        # pages is not kept (pages read earlier in the same run still share their boilerplate)
+        fresh = [learned]
+
+        def reset(learned: SiteProfile = learned, fresh: list[SiteProfile] = fresh) -> None:
+            clear_memos()
+            fresh[0] = dataclasses.replace(learned, _read_cache={})
+
+        ratios.append(
+            median_ratio(
+                lambda rest=rest, fresh=fresh: [fresh[0].extract(p) for p in rest],
+                lambda rest=rest: parse_each([p.body for p in rest]),
+                repeat,
+                reset,
+            )[0]
+        )
+    return statistics.median(ratios), len(ratios)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
@@ -161,31 +192,10 @@ def main() -> int:
         f"  ({per_large * 1e3:.2f} ms vs {per_small * 1e3:.2f} ms per page)"
     )
 
-    ratios = []
-    for s in sets:
-        if len(s) < 4:
-            continue
-        half = len(s) // 2
-        learned = learn_profile(s[:half])
-        learned.index()  # built once in a profile's life, not per page
-        rest = s[half:]
-        # each run extracts with the profile as learned: what earlier runs read of these very
-        # pages is not kept (pages read earlier in the same run still share their boilerplate)
-        fresh = [learned]
-
-        def reset(learned: SiteProfile = learned, fresh: list[SiteProfile] = fresh) -> None:
-            clear_memos()
-            fresh[0] = dataclasses.replace(learned, _read_cache={})
-
-        ratios.append(
-            median_ratio(
-                lambda rest=rest, fresh=fresh: [fresh[0].extract(p) for p in rest],
-                lambda rest=rest: parse_each([p.body for p in rest]),
-                a.repeat,
-                reset,
-            )[0]
-        )
-    print(f"  profile extraction / lxml parse  = {statistics.median(ratios):5.2f}  (median over {len(ratios)} sites)")
+    ratio, n = profile_ratio(sets, DEFAULT, a.repeat)
+    print(f"  profile extraction / lxml parse  = {ratio:5.2f}  (median over {n} sites)")
+    ratio, n = profile_ratio(sets, bare, a.repeat)
+    print(f"    without comment records        = {ratio:5.2f}  (profiles learned without them)")
     rss = child_peak_rss(a.large)
     print(
         f"  peak memory, {a.large}-page set: {rss / 1024:.0f} MiB max RSS"

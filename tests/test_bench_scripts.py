@@ -35,3 +35,18 @@ def test_instruction_count_is_read_from_valgrind(one_site: Path) -> None:
     finally:
         sys.path.remove(str(ROOT / "bench"))
     assert extract_instructions.count("none", one_site) > 10**8  # an interpreter's start-up at least
+
+
+@pytest.mark.parametrize("records", [True, False], ids=["with-records", "without-records"])
+def test_profile_ratio_runs(one_site: Path, records: bool) -> None:
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import extract_speed
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    from extractor import DEFAULT, Page
+    from extractor.corpus import iter_corpus
+
+    sets = [[Page(None, p.read_bytes()) for p in s.page_files()] for s in iter_corpus(one_site)]
+    ratio, sites = extract_speed.profile_ratio(sets, DEFAULT.but(comment_records=records), 1)
+    assert sites == 1 and 0 < ratio < 100
