@@ -24,12 +24,16 @@ False and the extractor reads every page from the tree.
 """
 
 from libc.stdlib cimport free, realloc
-from libc.string cimport memset, strcmp, strlen
+from libc.string cimport memset, strlen
 
 from lxml.includes cimport tree
 
 from extractor._cblock cimport Block
 from extractor._cwalk cimport (
+    ATTR_CLASS,
+    ATTR_DATETIME,
+    ATTR_ID,
+    ATTR_VALUE,
     KIND_BLOCK,
     KIND_BR,
     KIND_EXCLUDED,
@@ -37,12 +41,14 @@ from extractor._cwalk cimport (
     Level,
     Slot,
     _add,
-    _blank,
+    _add_value,
+    _attr_kind,
+    _close_level,
     _count,
     _decode,
-    _measure,
+    _free_levels,
     _new_block,
-    _set_tags,
+    _push_level,
     _Tables,
 )
 
@@ -183,12 +189,7 @@ cdef class _Reader:
         self.depth = -1
 
     def __dealloc__(self):
-        cdef Py_ssize_t n
-        if self.levels != NULL:
-            for n in range(self.cap):
-                free(self.levels[n].data)
-                free(self.levels[n].pairs)
-            free(self.levels)
+        _free_levels(self.levels, self.cap)
         free(self.e_parent)
         free(self.e_tid)
         free(self.e_pos)
@@ -249,21 +250,19 @@ cdef class _Reader:
 
     cdef int _open(self, Py_ssize_t e, Py_ssize_t tid, int kind, const tree.xmlChar** atts, bint top) except -1:
         # _cwalk.walk's start of an element, from the parser's attribute list
-        cdef Py_ssize_t i, n, k
+        cdef Py_ssize_t i, k
+        cdef int akind
         cdef Level* lv
         cdef Block block
         cdef object block_id = None, block_class = None
-        cdef const char* att
-        cdef str value
-        cdef dict attrs
         if top or (kind & KIND_BLOCK):
             if atts != NULL:
                 k = 0
                 while atts[k] != NULL:
-                    att = <const char*>atts[k]
-                    if block_id is None and strcmp(att, "id") == 0:
+                    akind = _attr_kind(<const char*>atts[k])
+                    if akind == ATTR_ID and block_id is None:
                         block_id = _value(atts[k + 1])
-                    elif block_class is None and strcmp(att, "class") == 0:
+                    elif akind == ATTR_CLASS and block_class is None:
                         block_class = _value(atts[k + 1])
                     k += 2
             i = len(self.blocks)
@@ -280,35 +279,14 @@ cdef class _Reader:
                 block = _new_block(i, <str>self.tag_list[tid], -1, -1, block_id, block_class)
             self.blocks.append(block)
             self.depth += 1
-            if self.depth >= self.cap:
-                n = self.cap * 2 if self.cap else 64
-                self.levels = <Level*>_grown(self.levels, n * sizeof(Level))
-                memset(&self.levels[self.cap], 0, (n - self.cap) * sizeof(Level))
-                self.cap = n
-            lv = &self.levels[self.depth]
-            lv.length = 0
-            lv.link_chars = 0
-            lv.last_child = -1
-            lv.index = i
-            lv.npairs = 0
+            _push_level(&self.levels, &self.cap, self.depth, i)
         _count(&self.levels[self.depth], tid, self.tables.counts)
         if atts != NULL:
             k = 0
             while atts[k] != NULL:
-                att = <const char*>atts[k]
-                if strcmp(att, "title") == 0 or strcmp(att, "alt") == 0 or strcmp(att, "src") == 0:
-                    value = _value(atts[k + 1]).strip()
-                    if value:
-                        block = self.blocks[self.levels[self.depth].index]
-                        attrs = block.attrs
-                        if not attrs:  # the shared empty dict of _new_block
-                            attrs = block.attrs = {}
-                        attrs[value] = attrs.get(value, 0) + 1
-                elif strcmp(att, "datetime") == 0:
-                    value = _value(atts[k + 1]).strip()
-                    if value:
-                        block = self.blocks[self.levels[self.depth].index]
-                        block.datetimes += (value,)
+                akind = _attr_kind(<const char*>atts[k])
+                if akind == ATTR_VALUE or akind == ATTR_DATETIME:
+                    _add_value(<Block>self.blocks[self.levels[self.depth].index], akind, _value(atts[k + 1]))
                 k += 2
         if kind & KIND_LINK:
             self.link_depth += 1
@@ -318,7 +296,6 @@ cdef class _Reader:
         cdef Py_ssize_t e, height = self.stack_n
         cdef int kind
         cdef Level* lv
-        cdef Block block
         if height == 0:
             return 0
         e = self.stack[height - 1]
@@ -335,10 +312,7 @@ cdef class _Reader:
             self.link_depth -= 1
         if height == self.start_at or (kind & KIND_BLOCK):
             lv = &self.levels[self.depth]
-            block = self.blocks[lv.index]
-            _set_tags(block, lv, self.tables)
-            if not _blank(lv.data, lv.length):
-                _measure(block, lv.data, lv.length, lv.link_chars, self.texts)
+            _close_level(lv, <Block>self.blocks[lv.index], self.tables, self.texts)
             self.depth -= 1
             if self.depth >= 0:
                 _add(&self.levels[self.depth], "\n", 1)

@@ -34,6 +34,14 @@ cdef enum:
     KIND_BR = 8
 
 
+# The attributes a block reads (_attr_kind): its identifiers, and the values its vector counts.
+cdef enum:
+    ATTR_ID = 1
+    ATTR_CLASS = 2
+    ATTR_VALUE = 3  # title, alt, src
+    ATTR_DATETIME = 4
+
+
 cdef struct Slot:
     # one key of a _Table: (a, b), with a != 0; its value and flags
     size_t a
@@ -111,4 +119,9 @@ cdef str _decode(const char* s, Py_ssize_t n)
 cdef object _measure(Block block, const char* data, Py_ssize_t length, Py_ssize_t link_chars, dict texts)
 cdef int _count(Level* lv, Py_ssize_t tid, _Table counts) except -1
 cdef int _set_tags(Block block, Level* lv, _Tables tables) except -1
+cdef int _attr_kind(const char* name) noexcept
+cdef int _add_value(Block block, int kind, str value) except -1
+cdef int _push_level(Level** levels, Py_ssize_t* cap, Py_ssize_t depth, Py_ssize_t index) except -1
+cdef int _close_level(Level* lv, Block block, _Tables tables, dict texts) except -1
+cdef void _free_levels(Level* levels, Py_ssize_t cap) noexcept
 cdef Block _new_block(Py_ssize_t index, str tag, Py_ssize_t parent, Py_ssize_t prev, object id_, object class_)

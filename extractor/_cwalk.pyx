@@ -24,7 +24,7 @@ from cpython.unicode cimport (
     Py_UNICODE_ISSPACE,
 )
 from libc.stdlib cimport calloc, free, malloc, realloc
-from libc.string cimport memcpy, strcmp, strlen
+from libc.string cimport memcpy, memset, strcmp, strlen
 
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
@@ -360,6 +360,75 @@ cdef Block _new_block(Py_ssize_t index, str tag, Py_ssize_t parent, Py_ssize_t p
     fill_block(block, index, tag, parent, prev, id_, class_, "", "", 0, 0, None, _EMPTY, _EMPTY, ())
     return block
 
+
+cdef int _attr_kind(const char* name) noexcept:
+    # which of the attributes a block reads ``name`` is (ATTR_*), else 0
+    if strcmp(name, "id") == 0:
+        return ATTR_ID
+    if strcmp(name, "class") == 0:
+        return ATTR_CLASS
+    if strcmp(name, "title") == 0 or strcmp(name, "alt") == 0 or strcmp(name, "src") == 0:
+        return ATTR_VALUE
+    if strcmp(name, "datetime") == 0:
+        return ATTR_DATETIME
+    return 0
+
+
+cdef int _add_value(Block block, int kind, str value) except -1:
+    # a title/alt/src value counted in the block's attrs (its own dict made on the first one:
+    # _new_block's is shared), or a datetime value; stripped, and nothing when blank
+    cdef dict attrs
+    value = value.strip()
+    if not value:
+        return 0
+    if kind == ATTR_DATETIME:
+        block.datetimes += (value,)
+        return 0
+    attrs = block.attrs
+    if attrs is _EMPTY:
+        attrs = block.attrs = {}
+    attrs[value] = attrs.get(value, 0) + 1
+    return 0
+
+
+cdef int _push_level(Level** levels, Py_ssize_t* cap, Py_ssize_t depth, Py_ssize_t index) except -1:
+    # level ``depth`` (the array grown as needed, new levels without buffers) opened for block ``index``
+    cdef Py_ssize_t n
+    cdef Level* grown
+    cdef Level* lv
+    if depth >= cap[0]:
+        n = cap[0] * 2 if cap[0] else 64
+        grown = <Level*>realloc(levels[0], n * sizeof(Level))
+        if grown == NULL:
+            raise MemoryError()
+        memset(&grown[cap[0]], 0, (n - cap[0]) * sizeof(Level))
+        levels[0], cap[0] = grown, n
+    lv = &levels[0][depth]
+    lv.length = 0
+    lv.link_chars = 0
+    lv.last_child = -1
+    lv.index = index
+    lv.npairs = 0
+    return 0
+
+
+cdef int _close_level(Level* lv, Block block, _Tables tables, dict texts) except -1:
+    # the end of the open block: its tag counts and text measures
+    _set_tags(block, lv, tables)
+    if not _blank(lv.data, lv.length):
+        _measure(block, lv.data, lv.length, lv.link_chars, texts)
+    return 0
+
+
+cdef void _free_levels(Level* levels, Py_ssize_t cap) noexcept:
+    cdef Py_ssize_t n
+    if levels != NULL:
+        for n in range(cap):
+            free(levels[n].data)
+            free(levels[n].pairs)
+        free(levels)
+
+
 def walk(
     cetree._Element start,
     frozenset block_tags,
@@ -380,15 +449,13 @@ def walk(
     cdef Level* levels = NULL
     cdef Level* lv
     cdef Py_ssize_t depth = -1, cap = 0, link_depth = 0, n, i, tid
-    cdef const char* name
     cdef bint descend
-    cdef int kind
+    cdef int kind, akind
     cdef Slot* slot
     cdef _Tables tables = _Tables(block_tags, excluded)
     cdef list tag_list = tables.tag_list
     cdef list blocks = []
-    cdef dict attrs
-    cdef str tag, value
+    cdef str tag
     cdef Block block
     cdef object block_id, block_class
     try:
@@ -404,10 +471,10 @@ def walk(
                     block_id = block_class = None
                     attr = node.properties
                     while attr != NULL:
-                        name = <const char*>attr.name
-                        if block_id is None and strcmp(name, "id") == 0:
+                        akind = _attr_kind(<const char*>attr.name)
+                        if akind == ATTR_ID and block_id is None:
                             block_id = _attr_value(attr)
-                        elif block_class is None and strcmp(name, "class") == 0:
+                        elif akind == ATTR_CLASS and block_class is None:
                             block_class = _attr_value(attr)
                         attr = attr.next
                     i = len(blocks)
@@ -422,43 +489,14 @@ def walk(
                         tables.place(<size_t>node, 0, tid)
                     blocks.append(block)
                     depth += 1
-                    if depth >= cap:
-                        cap = cap * 2 if cap else 64
-                        levels = <Level*>realloc(levels, cap * sizeof(Level))
-                        if levels == NULL:
-                            raise MemoryError()
-                        for n in range(depth, cap):
-                            levels[n].data = NULL
-                            levels[n].cap = 0
-                            levels[n].pairs = NULL
-                            levels[n].pcap = 0
-                    lv = &levels[depth]
-                    lv.length = 0
-                    lv.link_chars = 0
-                    lv.last_child = -1
-                    lv.index = i
-                    lv.npairs = 0
+                    _push_level(&levels, &cap, depth, i)
                 _count(&levels[depth], tid, tables.counts)
                 if node.properties != NULL:
                     attr = node.properties
                     while attr != NULL:
-                        name = <const char*>attr.name
-                        if (
-                            strcmp(name, "title") == 0
-                            or strcmp(name, "alt") == 0
-                            or strcmp(name, "src") == 0
-                            or strcmp(name, "datetime") == 0
-                        ):
-                            value = _attr_value(attr).strip()
-                            if value:
-                                block = blocks[levels[depth].index]
-                                if strcmp(name, "datetime") == 0:
-                                    block.datetimes += (value,)
-                                else:
-                                    attrs = block.attrs
-                                    if attrs is _EMPTY:
-                                        attrs = block.attrs = {}
-                                    attrs[value] = attrs.get(value, 0) + 1
+                        akind = _attr_kind(<const char*>attr.name)
+                        if akind == ATTR_VALUE or akind == ATTR_DATETIME:
+                            _add_value(<Block>blocks[levels[depth].index], akind, _attr_value(attr))
                         attr = attr.next
                 if kind & KIND_LINK:
                     link_depth += 1
@@ -486,10 +524,7 @@ def walk(
                         link_depth -= 1
                     if node is top or (kind & KIND_BLOCK):
                         lv = &levels[depth]
-                        block = blocks[lv.index]
-                        _set_tags(block, lv, tables)
-                        if not _blank(lv.data, lv.length):
-                            _measure(block, lv.data, lv.length, lv.link_chars, texts)
+                        _close_level(lv, <Block>blocks[lv.index], tables, texts)
                         depth -= 1
                         if depth >= 0:
                             _add(&levels[depth], "\n", 1)
@@ -502,11 +537,7 @@ def walk(
                 node = node.parent
             node = nxt
     finally:
-        if levels != NULL:
-            for n in range(cap):
-                free(levels[n].data)
-                free(levels[n].pairs)
-            free(levels)
+        _free_levels(levels, cap)
 
 
 cdef _set_xpaths(cetree._Element start, list blocks, _Tables tables, object getpath):
