@@ -1,6 +1,7 @@
 """Builds the optional compiled parts of the extractor; all metadata is in pyproject.toml.
 
-- ``extractor/_cblock.pyx`` (the Block class), ``_cwalk.pyx`` (the block walk over lxml's tree),
+- ``extractor/_cblock.pyx`` (the Block class), ``_cbuild.pyx`` (how a block's record is built,
+  shared by the two readers), ``_cwalk.pyx`` (the block walk over lxml's tree),
   ``_csax.pyx`` (the same blocks read while libxml2 parses, without a tree) and ``_cpasses.pyx``
   (vectors, the matching search and other per-block passes), written for C.
 - The modules listed in ``extractor/_compiled.py`` compiled from their unchanged Python sources
@@ -33,6 +34,7 @@ modules = compiled["COMPILED"]
 
 extensions = [
     Extension("extractor._cblock", ["extractor/_cblock.pyx"], optional=True),
+    Extension("extractor._cbuild", ["extractor/_cbuild.pyx"], include_dirs=lxml.get_include(), optional=True),
     Extension("extractor._cwalk", ["extractor/_cwalk.pyx"], include_dirs=lxml.get_include(), optional=True),
     Extension("extractor._cpasses", ["extractor/_cpasses.pyx"], optional=True),
     # dlopen/dlsym find libxml2's parser in lxml's own shared object (libdl: glibc before 2.34)

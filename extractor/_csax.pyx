@@ -29,7 +29,7 @@ from libc.string cimport memset, strlen
 from lxml.includes cimport tree
 
 from extractor._cblock cimport Block
-from extractor._cwalk cimport (
+from extractor._cbuild cimport (
     ATTR_CLASS,
     ATTR_DATETIME,
     ATTR_ID,

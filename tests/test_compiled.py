@@ -25,6 +25,7 @@ import json, os, sys
 if os.environ.get("TEST_NO_CWALK"):
     sys.modules["extractor._cwalk"] = None  # as installed without a C compiler
     sys.modules["extractor._csax"] = None
+    sys.modules["extractor._cbuild"] = None
 from extractor import Page, extract_site, learn_profile
 from extractor.corpus import iter_corpus
 out = []

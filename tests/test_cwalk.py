@@ -300,7 +300,9 @@ MEASURE_CHARS = [chr(c) for c in range(0x110000) if chr(c).isspace()] + list("aZ
 def test_compiled_text_measures_equal_finish(text: str) -> None:
     block = B.Block(0, "p", -1, -1)
     B._finish(block, text, {}, 0)
-    got = B._cwalk.measured(text)
+    from extractor import _cbuild  # type: ignore[attr-defined]
+
+    got = _cbuild.measured(text)
     if not block.text:
         assert got is None
     else:
