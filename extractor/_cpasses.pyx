@@ -379,6 +379,51 @@ def matched_vectors(list vectors, list page_sets, list clusters, double threshol
         free(buf)
 
 
+def unmatched(
+    list vectors, dict tested, dict by_key, dict collided, list numbered, dict index, list indexed,
+    double threshold, object cosine,
+):
+    """``matching.FingerprintIndex.unmatched``, compiled: per vector, whether it matches no
+    fingerprint (exact weights through the numbering, else an indexed candidate above the
+    threshold), memoised in ``tested``."""
+    cdef list out = []
+    for v in vectors:
+        hit = tested.get(v)
+        if hit is None:
+            hit = tested[v] = _fingerprinted(v, by_key, collided, numbered, index, indexed, threshold, cosine)
+        out.append(not hit)
+    return out
+
+
+cdef bint _fingerprinted(
+    object x, dict by_key, dict collided, list numbered, dict index, list indexed, double threshold, object cosine
+) except -1:
+    # FingerprintIndex.matches
+    cdef dict weights = x.weights
+    cdef set seen
+    if not x.norm:
+        return False
+    i = by_key.get(x.key)
+    if i is not None:
+        y = numbered[i]
+        if y is x or y.weights == weights:
+            return True
+        for j in collided.get(x.key, ()):
+            if numbered[j].weights == weights:
+                return True
+    seen = set()
+    for f in weights:
+        candidates = index.get(f)
+        if candidates is None:
+            continue
+        for j in <list>candidates:
+            if j not in seen:
+                seen.add(j)
+                if cosine(x, indexed[j]) > threshold:
+                    return True
+    return False
+
+
 def dated_flags(list blocks, Py_ssize_t max_chars, object is_dated, list wanted=None):
     """``units.dated_flags``: 1 for a block with a ``datetime`` value or a short line (at most
     ``max_chars`` characters) that ``is_dated``, else 0; 0 where ``wanted`` is false."""

@@ -329,6 +329,23 @@ class FingerprintIndex:
             for f in prefix:
                 self.index.setdefault(f, []).append(i)
 
+    def unmatched(self, vectors: Sequence[Vector], tested: dict[Vector, bool]) -> list[bool]:
+        """``not self.matches(v)`` for each of a page's vectors, memoised in ``tested`` by vector
+        object (a profile's read cache hands repeated blocks one shared ``Vector``)."""
+        if _cpasses is not None:  # the same loop and search, compiled
+            keys = self.keys
+            return _cpasses.unmatched(  # type: ignore[no-any-return]
+                vectors, tested, keys.by_key, keys.collided, keys.vectors, self.index, self.vectors,
+                self.threshold, cosine,
+            )  # fmt: skip
+        out = []
+        for v in vectors:
+            hit = tested.get(v)
+            if hit is None:
+                hit = tested[v] = self.matches(v)
+            out.append(not hit)
+        return out
+
     def matches(self, x: Vector) -> bool:
         if not x.norm:
             return False

@@ -115,12 +115,7 @@ class SiteProfile:
         tested: dict[Vector, bool] = self._read_cache.setdefault(_MATCHED, {})
         if len(tested) > _READ_CACHE_LIMIT:  # (it keeps unshared vectors alive too)
             tested.clear()
-        unique = []
-        for v in parsed.vectors:
-            hit = tested.get(v)
-            if hit is None:
-                hit = tested[v] = index.matches(v)
-            unique.append(not hit)
+        unique = index.unmatched(parsed.vectors, tested)
         matched = sum(1 for u in unique if not u)
         match = matched / len(unique) if unique else 0.0
         content = [unique]

@@ -265,3 +265,34 @@ def test_python_search_equals_bruteforce_with_clusters(case):
     matched = matching.matched_vectors([d.vector for d in distinct], [d.pages for d in distinct], cl, threshold)
     fast = [[not distinct[i].vector.norm or not matched[i] for i in row] for row in where]
     assert fast == unique_blocks_bruteforce(pages, threshold, clusters)
+
+
+@SETTINGS
+@given(block_sets(with_clusters=False))
+def test_fingerprint_index_equals_bruteforce(case):
+    # a profile's test: the first page's vectors are the fingerprints, the other pages query them
+    # (compiled where built, and in Python), repeated vectors answered from the memo
+    pages, threshold, _ = case
+    if not pages:
+        return
+    fingerprints, queries = pages[0], [v for page in pages[1:] for v in page]
+    queries += queries[: len(queries) // 2]  # the same objects again: memo hits
+    index = FingerprintIndex(fingerprints, threshold)
+    expected = [not any(cosine(v, f) > threshold for f in fingerprints) for v in queries]
+    assert [not index.matches(v) for v in queries] == expected
+    assert index.unmatched(queries, {}) == expected
+    saved, matching._cpasses = matching._cpasses, None
+    try:
+        assert index.unmatched(queries, {}) == expected
+    finally:
+        matching._cpasses = saved
+
+
+def test_fingerprint_index_memo_answers_repeated_vectors():
+    nav, post = Vector({"nav": 1.0}), Vector({"post": 1.0})
+    index = FingerprintIndex([Vector({"nav": 1.0})])
+    tested: dict[Vector, bool] = {}
+    assert index.unmatched([nav, post, nav], tested) == [False, True, False]
+    assert tested == {nav: True, post: False}
+    tested[post] = True  # a memoised answer is not searched again
+    assert index.unmatched([post], tested) == [False]
