@@ -458,6 +458,32 @@ def page_candidates(list blocks, str class_mode, dict memo, object compute):
     return out
 
 
+def assign_identifiers(list blocks, list cands, object eligible, str default):
+    """``identifiers.assign_identifiers``: own eligible identifier, else the previous sibling's,
+    else the parent's, else ``default``, in preorder."""
+    cdef list out = []
+    cdef Block b
+    cdef Py_ssize_t i
+    if len(cands) != len(blocks):
+        raise ValueError("one candidate tuple per block")
+    for i in range(len(blocks)):
+        b = blocks[i]  # (type-checked)
+        own = None
+        for c in cands[i]:
+            if c in eligible:
+                own = c
+                break
+        if own is not None:
+            out.append(own)
+        elif b.prev_sibling >= 0:
+            out.append(out[b.prev_sibling])
+        elif b.parent >= 0:
+            out.append(out[b.parent])
+        else:
+            out.append(default)
+    return out
+
+
 def children(list blocks):
     """``units.children``: each block's child blocks, by index."""
     cdef list kids = [[] for _ in range(len(blocks))]

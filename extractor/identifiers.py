@@ -83,6 +83,17 @@ def once_identifiers(
     return frozenset(c for c, n in identifier_counts(blocks, class_mode, cands).items() if n == 1)
 
 
+def once_among(eligible: set[str] | frozenset[str], cands: Sequence[tuple[str, ...]]) -> set[str]:
+    """``eligible & once_identifiers(...)``, counting only the eligible identifiers (a profile's
+    page: the set decided which identifiers can be used, the page only which occur once)."""
+    counts: dict[str, int] = {}
+    for own in cands:
+        for c in own:
+            if c in eligible:
+                counts[c] = counts.get(c, 0) + 1
+    return {c for c, n in counts.items() if n == 1}
+
+
 def eligible_identifiers(
     pages: Sequence[Sequence[Block]], class_mode: ClassMode, once_per_page: Sequence[frozenset[str]] | None = None
 ) -> set[str]:
@@ -123,6 +134,8 @@ def assign_identifiers(
     blocks: Sequence[Block], eligible: set[str], class_mode: ClassMode, cands: Sequence[tuple[str, ...]] | None = None
 ) -> list[str]:
     """Each block's identifier, propagated in preorder (own, previous sibling, parent, default)."""
+    if _cpasses is not None and type(blocks) is list and type(cands) is list:
+        return _cpasses.assign_identifiers(blocks, cands, eligible, DEFAULT_IDENTIFIER)  # type: ignore[no-any-return]
     out: list[str] = []
     for b, own_cands in zip(blocks, cands if cands is not None else page_candidates(blocks, class_mode), strict=True):
         own = None

@@ -221,6 +221,36 @@ def test_compiled_candidates_equal_python(corpus_root: Path, mode: str) -> None:
 
 
 @needs_cwalk
+@pytest.mark.parametrize("mode", ["attribute", "tokens"])
+def test_compiled_identifier_assignment_equals_python(corpus_root: Path, mode: str) -> None:
+    from extractor.identifiers import (
+        DEFAULT_IDENTIFIER,
+        assign_identifiers,
+        once_among,
+        once_identifiers,
+        page_candidates,
+    )
+
+    for site in list(iter_corpus(corpus_root))[::5]:
+        pages = [B.parse_blocks(decode_html(f.read_bytes(), None).text) for f in site.page_files()[:3]]
+        cands = [page_candidates(blocks, mode) for blocks in pages]
+        once = [once_identifiers(blocks, mode, c) for blocks, c in zip(pages, cands, strict=True)]
+        for blocks, own, page_once in zip(pages, cands, once, strict=True):
+            for eligible in (set(), set.intersection(*map(set, once)), set(page_once), {c for o in once for c in o}):
+                assert once_among(eligible, own) == eligible & page_once
+                expected: list[str] = []  # the paper's rule, spelled out
+                for b, cs in zip(blocks, own, strict=True):
+                    mine = next((c for c in cs if c in eligible), None)
+                    if mine is None:
+                        mine = expected[b.prev_sibling] if b.prev_sibling >= 0 else None
+                    if mine is None:
+                        mine = expected[b.parent] if b.parent >= 0 else DEFAULT_IDENTIFIER
+                    expected.append(mine)
+                assert B._cpasses.assign_identifiers(blocks, own, eligible, DEFAULT_IDENTIFIER) == expected
+                assert assign_identifiers(blocks, eligible, mode) == expected  # (the Python loop)
+
+
+@needs_cwalk
 def test_compiled_text_flags_and_children_equal_python(corpus_root: Path) -> None:
     from extractor import DEFAULT, Page
     from extractor.blocks import HEADINGS
