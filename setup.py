@@ -2,8 +2,8 @@
 
 - ``extractor/_cblock.pyx`` (the Block class), ``_cbuild.pyx`` (how a block's record is built,
   shared by the two readers), ``_cwalk.pyx`` (the block walk over lxml's tree),
-  ``_csax.pyx`` (the same blocks read while libxml2 parses, without a tree) and ``_cpasses.pyx``
-  (vectors, the matching search and other per-block passes), written for C.
+  ``_csax.pyx`` (the same blocks read while libxml2 parses, without a tree), ``_cmatch.pyx`` (the
+  matching searches) and ``_cpasses.pyx`` (vectors and other per-block passes), written for C.
 - The modules listed in ``extractor/_compiled.py`` compiled from their unchanged Python sources
   (Cython with annotations ignored: the same semantics, less interpreter overhead). Each source's
   SHA-256 is recorded, so that an edited source runs instead of its stale build.
@@ -37,6 +37,7 @@ extensions = [
     Extension("extractor._cbuild", ["extractor/_cbuild.pyx"], include_dirs=lxml.get_include(), optional=True),
     Extension("extractor._cwalk", ["extractor/_cwalk.pyx"], include_dirs=lxml.get_include(), optional=True),
     Extension("extractor._cpasses", ["extractor/_cpasses.pyx"], optional=True),
+    Extension("extractor._cmatch", ["extractor/_cmatch.pyx"], optional=True),
     # dlopen/dlsym find libxml2's parser in lxml's own shared object (libdl: glibc before 2.34)
     Extension(
         "extractor._csax",

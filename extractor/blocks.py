@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING, Any
 from lxml import etree
 
 try:  # the compiled walk and passes, built by `pip install -e .` when a C compiler is present
-    from . import _cblock, _cpasses, _cwalk  # type: ignore[attr-defined]
+    from . import _cblock, _cmatch, _cpasses, _cwalk  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - pure-Python installs
-    _cblock = _cpasses = _cwalk = None
+    _cblock = _cmatch = _cpasses = _cwalk = None
 try:  # blocks read while libxml2 parses, without a tree (needs libxml2's functions from lxml)
     from . import _csax  # type: ignore[attr-defined]
 

@@ -22,6 +22,7 @@ block-level elements only.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 
 from .blocks import Block, _cpasses  # type: ignore[attr-defined]
 from .options import ClassMode
@@ -67,31 +68,29 @@ def page_candidates(blocks: Iterable[Block], class_mode: ClassMode) -> list[tupl
 
 
 def identifier_counts(
-    blocks: Iterable[Block], class_mode: ClassMode, cands: Sequence[tuple[str, ...]] | None = None
+    blocks: Iterable[Block],
+    class_mode: ClassMode,
+    cands: Sequence[tuple[str, ...]] | None = None,
+    among: AbstractSet[str] | None = None,
 ) -> dict[str, int]:
+    """How often each identifier occurs in a page (only those in ``among``, when given)."""
     counts: dict[str, int] = {}
     for own in cands if cands is not None else page_candidates(blocks, class_mode):
         for c in own:
-            counts[c] = counts.get(c, 0) + 1
+            if among is None or c in among:
+                counts[c] = counts.get(c, 0) + 1
     return counts
 
 
 def once_identifiers(
-    blocks: Iterable[Block], class_mode: ClassMode, cands: Sequence[tuple[str, ...]] | None = None
+    blocks: Iterable[Block],
+    class_mode: ClassMode,
+    cands: Sequence[tuple[str, ...]] | None = None,
+    among: AbstractSet[str] | None = None,
 ) -> frozenset[str]:
-    """The identifiers that occur exactly once in a page."""
-    return frozenset(c for c, n in identifier_counts(blocks, class_mode, cands).items() if n == 1)
-
-
-def once_among(eligible: set[str] | frozenset[str], cands: Sequence[tuple[str, ...]]) -> set[str]:
-    """``eligible & once_identifiers(...)``, counting only the eligible identifiers (a profile's
-    page: the set decided which identifiers can be used, the page only which occur once)."""
-    counts: dict[str, int] = {}
-    for own in cands:
-        for c in own:
-            if c in eligible:
-                counts[c] = counts.get(c, 0) + 1
-    return {c for c, n in counts.items() if n == 1}
+    """The identifiers that occur exactly once in a page; with ``among``, only those (a profile's
+    page: its set decided which identifiers can be used, the page only which occur once)."""
+    return frozenset(c for c, n in identifier_counts(blocks, class_mode, cands, among).items() if n == 1)
 
 
 def eligible_identifiers(
@@ -131,7 +130,10 @@ def template_outliers(
 
 
 def assign_identifiers(
-    blocks: Sequence[Block], eligible: set[str], class_mode: ClassMode, cands: Sequence[tuple[str, ...]] | None = None
+    blocks: Sequence[Block],
+    eligible: AbstractSet[str],
+    class_mode: ClassMode,
+    cands: Sequence[tuple[str, ...]] | None = None,
 ) -> list[str]:
     """Each block's identifier, propagated in preorder (own, previous sibling, parent, default)."""
     if _cpasses is not None and type(blocks) is list and type(cands) is list:

@@ -27,7 +27,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .blocks import _cpasses  # type: ignore[attr-defined]
+from .blocks import _cmatch  # type: ignore[attr-defined]
 
 # Guards the prefix bound against rounding: indexing a little more never changes the result.
 _EPS = 1e-9
@@ -215,8 +215,8 @@ def unique_blocks(
     cl = list(clusters) if clusters is not None else list(range(len(pages)))
     distinct, where = grouped if grouped is not None else _group(pages)
     vectors, page_sets = [d.vector for d in distinct], [d.pages for d in distinct]
-    if _cpasses is not None:  # the same search, compiled
-        matched = _cpasses.matched_vectors(vectors, page_sets, cl, threshold, _EPS, cosine)
+    if _cmatch is not None:  # the same search, compiled
+        matched = _cmatch.matched_vectors(vectors, page_sets, cl, threshold, _EPS, cosine)
     else:
         matched = matched_vectors(vectors, page_sets, cl, threshold)
     # an empty vector has cosine 0 with everything, even with an identical empty vector
@@ -227,7 +227,7 @@ def matched_vectors(
     vectors: Sequence[Vector], page_sets: Sequence[set[int]], cl: Sequence[int], threshold: float
 ) -> list[bool]:
     """Per distinct vector (with the pages it occurs on): whether it occurs on two clusters or
-    matches a vector that occurs on another cluster than its own (``_cpasses.matched_vectors`` is
+    matches a vector that occurs on another cluster than its own (``_cmatch.matched_vectors`` is
     the same search, compiled)."""
     # clusters reached by each distinct vector (itself and its verified neighbours)
     occurs: list[set[int]] = [{cl[p] for p in pages} for pages in page_sets]
@@ -332,9 +332,9 @@ class FingerprintIndex:
     def unmatched(self, vectors: Sequence[Vector], tested: dict[Vector, bool]) -> list[bool]:
         """``not self.matches(v)`` for each of a page's vectors, memoised in ``tested`` by vector
         object (a profile's read cache hands repeated blocks one shared ``Vector``)."""
-        if _cpasses is not None:  # the same loop and search, compiled
+        if _cmatch is not None:  # the same loop and search, compiled
             keys = self.keys
-            return _cpasses.unmatched(  # type: ignore[no-any-return]
+            return _cmatch.unmatched(  # type: ignore[no-any-return]
                 vectors, tested, keys.by_key, keys.collided, keys.vectors, self.index, self.vectors,
                 self.threshold, cosine,
             )  # fmt: skip

@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, field
 
 from .blocks import Block
 from .fallback import Fallback, dated_comment_region, feed_comment_ids, identifier_region
-from .identifiers import assign_identifiers, once_among, page_candidates
+from .identifiers import assign_identifiers, once_identifiers, page_candidates
 from .matching import DistinctVectors, FingerprintIndex, Vector
 from .options import DEFAULT, Options
 from .pipeline import (
@@ -122,7 +122,8 @@ class SiteProfile:
         if self.options.max_link_density is not None:
             content = drop_link_blocks([parsed.blocks], content, self.options.max_link_density)
         cands = page_candidates(parsed.blocks, self.options.class_mode)
-        idents = assign_identifiers(parsed.blocks, once_among(self.eligible, cands), self.options.class_mode, cands)
+        once = once_identifiers(parsed.blocks, self.options.class_mode, cands, among=self.eligible)
+        idents = assign_identifiers(parsed.blocks, once, self.options.class_mode, cands)
         if self.main_id is not None:  # links in the post body stay (as in set extraction)
             content = [[c or (u and i == self.main_id) for c, u, i in zip(content[0], unique, idents, strict=True)]]
         post_ids, metadata_ids = self.post_ids, self.metadata_ids

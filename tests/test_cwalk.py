@@ -226,7 +226,6 @@ def test_compiled_identifier_assignment_equals_python(corpus_root: Path, mode: s
     from extractor.identifiers import (
         DEFAULT_IDENTIFIER,
         assign_identifiers,
-        once_among,
         once_identifiers,
         page_candidates,
     )
@@ -237,7 +236,7 @@ def test_compiled_identifier_assignment_equals_python(corpus_root: Path, mode: s
         once = [once_identifiers(blocks, mode, c) for blocks, c in zip(pages, cands, strict=True)]
         for blocks, own, page_once in zip(pages, cands, once, strict=True):
             for eligible in (set(), set.intersection(*map(set, once)), set(page_once), {c for o in once for c in o}):
-                assert once_among(eligible, own) == eligible & page_once
+                assert once_identifiers(blocks, mode, own, among=eligible) == eligible & page_once
                 expected: list[str] = []  # the paper's rule, spelled out
                 for b, cs in zip(blocks, own, strict=True):
                     mine = next((c for c in cs if c in eligible), None)
