@@ -212,16 +212,13 @@ def subtree_sums(list values, list blocks):
         free(acc)
 
 
-def dated_flags(list blocks, Py_ssize_t max_chars, object is_dated, list wanted=None):
+def dated_flags(list blocks, Py_ssize_t max_chars, object is_dated):
     """``units.dated_flags``: 1 for a block with a ``datetime`` value or a short line (at most
-    ``max_chars`` characters) that ``is_dated``, else 0; 0 where ``wanted`` is false."""
+    ``max_chars`` characters) that ``is_dated``, else 0."""
     cdef list out = []
     cdef Block b
     cdef Py_ssize_t n
     for b in blocks:
-        if wanted is not None and not wanted[len(out)]:
-            out.append(0)
-            continue
         if b.datetimes:
             out.append(1)
             continue

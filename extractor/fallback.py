@@ -29,10 +29,11 @@ from .scoring import tokenize
 from .separate import BOILERPLATE, COMMENT, POST
 from .units import (
     SIGNATURE_TOKEN_SHARE,
+    DateLines,
     UnitSignature,
     class_tokens,
-    dated_flags,
     pair_tags,
+    share_holds,
     subtree_sums,
     text_flags,
 )
@@ -149,12 +150,12 @@ def _dated_units(
             grouped.setdefault((b.parent, b.tag), []).append(b.index)
     if not grouped:
         return []
-    # only the groups' subtrees are read: the rest of the page (a header's and menu's many short
-    # lines) needs no date test
-    dated = subtree_sums(dated_flags(blocks, [k for members in grouped.values() for k in members]), blocks)
+    # only the groups' subtrees are read, and a group only until its verdict is known: the rest of
+    # the page (a header's and menu's many short lines) needs no date test
+    lines = DateLines(blocks)
     out = []
     for (_, group_tag), members in sorted(grouped.items(), key=lambda item: item[0][0]):
-        if sum(1 for k in members if dated[k]) >= DATED_SHARE * len(members):
+        if share_holds(members, lines.holds, DATED_SHARE):
             if len(members) == 1:  # (most groups: a lone date line) its tokens are all shared
                 out.append((UnitSignature(group_tag, class_tokens(blocks[members[0]])), members))
                 continue

@@ -13,7 +13,7 @@ class tokens most units share). A page with one comment and its reply repeats by
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
@@ -104,7 +104,7 @@ def unit_groups(blocks: Sequence[Block], roles: Sequence[str], dated_only: bool 
     node = 0
     path: list[int] = []
     # set below siblings of unlike kinds, or from the start with ``dated_only`` (one page alone)
-    dated: list[int] | None = subtree_sums(dated_flags(blocks), blocks) if dated_only else None
+    dated: DateLines | None = DateLines(blocks) if dated_only else None
     while True:
         path.append(node)
         bearing, repeated = _repeated(node, kids, counts, blocks)
@@ -129,7 +129,7 @@ def unit_groups(blocks: Sequence[Block], roles: Sequence[str], dated_only: bool 
             # classed siblings of unlike kinds hold most of it: a wrapper level (title, list, form
             # as three divs) or the inside of the page's only comment (its header and its text).
             # Below, only siblings that mostly carry a date are units, not a comment's paragraphs.
-            dated = subtree_sums(dated_flags(blocks), blocks)
+            dated = DateLines(blocks)
     posts = subtree_sums(text_flags(blocks, roles, POST), blocks)
     nested = _nested_unit(blocks, [n for n in path if not posts[n]], counts)
     return [nested] if nested else []
@@ -177,7 +177,7 @@ def _subtree(head: Block, blocks: Sequence[Block]) -> list[Block]:
 
 
 def _dated_group_below(
-    node: int, kids: Sequence[Sequence[int]], counts: Sequence[int], dated: Sequence[int], blocks: Sequence[Block]
+    node: int, kids: Sequence[Sequence[int]], counts: Sequence[int], dated: DateLines, blocks: Sequence[Block]
 ) -> list[Block] | None:
     """The first repeated, alike, mostly dated group of comment-bearing siblings below ``node``."""
     while True:
@@ -202,7 +202,7 @@ def _repeated(
 
 
 def _mostly_dated(
-    group: Sequence[Block], dated: Sequence[int], kids: Sequence[Sequence[int]], blocks: Sequence[Block]
+    group: Sequence[Block], dated: DateLines, kids: Sequence[Sequence[int]], blocks: Sequence[Block]
 ) -> bool:
     """Whether most members carry a date; a member's span runs on through the siblings paired with
     it (of a tag that follows at least half of the members: a ``<dt>`` author line, then the
@@ -216,9 +216,9 @@ def _mostly_dated(
     for k in siblings:
         if k in members:
             spans += bool(current)
-            current = bool(dated[k])
+            current = dated.holds(k)
         elif current is not None and blocks[k].tag in paired:
-            current = current or bool(dated[k])
+            current = current or dated.holds(k)
         else:
             spans += bool(current)
             current = None
@@ -231,27 +231,56 @@ def date_line(block: Block) -> bool:
     return bool(block.datetimes) or (0 < len(block.text) <= SHORT_SLOT_CHARS and is_dated(block.text))
 
 
-def dated_flags(blocks: Sequence[Block], roots: Iterable[int] | None = None) -> list[int]:
-    """1 for each date line (``date_line``), else 0; with ``roots``, only the blocks in their
-    subtrees are tested (the others are 0: a caller that reads only those subtrees need not test
-    a page's every short line)."""
-    wanted = None if roots is None else _in_subtrees(blocks, roots)
+def dated_flags(blocks: Sequence[Block]) -> list[int]:
+    """1 for each date line (``date_line``), else 0 (``DateLines`` answers for a few subtrees)."""
     if _cpasses is not None and type(blocks) is list:
-        return _cpasses.dated_flags(blocks, SHORT_SLOT_CHARS, is_dated, wanted)  # type: ignore[no-any-return]
-    return [int(date_line(b)) if wanted is None or wanted[b.index] else 0 for b in blocks]
+        return _cpasses.dated_flags(blocks, SHORT_SLOT_CHARS, is_dated)  # type: ignore[no-any-return]
+    return [int(date_line(b)) for b in blocks]
 
 
-def _in_subtrees(blocks: Sequence[Block], roots: Iterable[int]) -> list[bool]:
-    """Per block, whether it lies in the subtree of one of ``roots`` (preorder: a subtree is the
-    block and the ``size - 1`` blocks after it); each block is marked once."""
-    sizes = subtree_sums([1] * len(blocks), blocks)
-    marked = [False] * len(blocks)
-    end = 0
-    for k in sorted(roots):
-        for j in range(max(k, end), k + sizes[k]):
-            marked[j] = True
-        end = max(end, k + sizes[k])
-    return marked
+class DateLines:
+    """Whether a block's subtree holds a date line (``date_line``), tested on demand: a caller that
+    asks about a few subtrees, and stops once it knows enough, need not test a page's every short
+    line (``dated_flags`` tests them all). ``holds(k)`` is ``subtree_sums(dated_flags(...))[k] > 0``.
+
+        >>> from extractor.blocks import parse_blocks
+        >>> lines = DateLines(parse_blocks("<ul><li><p>Ann</p><p>May 2, 2024</p></li><li>Bob</li></ul>"))
+        >>> [lines.holds(k) for k in range(1, 5)]
+        [True, True, False, True]
+    """
+
+    __slots__ = ("_blocks", "_lines", "_sizes")
+
+    def __init__(self, blocks: Sequence[Block]) -> None:
+        self._blocks = blocks
+        self._sizes = subtree_sums([1] * len(blocks), blocks)
+        self._lines: dict[int, bool] = {}  # blocks tested so far (subtrees nest: each is tested once)
+
+    def holds(self, k: int) -> bool:
+        lines = self._lines
+        for j in range(k, k + self._sizes[k]):  # preorder: the subtree is k and the blocks after it
+            found = lines.get(j)
+            if found is None:
+                found = lines[j] = date_line(self._blocks[j])
+            if found:
+                return True
+        return False
+
+
+def share_holds(members: Sequence[int], test: Callable[[int], bool], share: float) -> bool:
+    """``sum(map(test, members)) >= share * len(members)``, stopping as soon as the answer is known."""
+    need = share * len(members)
+    hits = 0
+    left = len(members)
+    for k in members:
+        left -= 1
+        if test(k):
+            hits += 1
+            if hits >= need:
+                return True
+        elif hits + left < need:
+            return False
+    return hits >= need
 
 
 def _nested_unit(blocks: Sequence[Block], path: Sequence[int], counts: Sequence[int]) -> list[Block] | None:

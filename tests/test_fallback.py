@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from extractor import DEFAULT, Page, extract_site, learn_profile
 from extractor.corpus import iter_corpus
@@ -162,21 +164,50 @@ def test_a_profile_uses_a_pages_comment_feed_when_it_finds_no_comments(corpus_ro
     assert _comment_f1(truth[5:], [profile.extract(p) for p in pages[5:]]) >= 0.95
 
 
-def test_date_lines_tested_only_in_the_subtrees_asked_for() -> None:
+def test_date_lines_answer_as_the_page_wide_flags_testing_only_what_is_asked(monkeypatch) -> None:
+    import extractor.units as U
     from extractor.blocks import parse_blocks
-    from extractor.units import dated_flags, subtree_sums
 
     blocks = parse_blocks(
         "<body><nav><li>May 3, 2012</li></nav><ol><li><p>Ann</p><p>June 9, 2026 at 6:12 am</p></li>"
         "<li><p>Bo</p><div><p>July 1, 2026</p></div></li></ol><p>3 days ago</p></body>"
     )
-    every = dated_flags(blocks)
+    every = U.subtree_sums(U.dated_flags(blocks), blocks)
+    assert sum(U.dated_flags(blocks)) == 4
+    assert [U.DateLines(blocks).holds(k) for k in range(len(blocks))] == [n > 0 for n in every]
+    tested: list[str] = []
+    real = U.is_dated
+    monkeypatch.setattr(U, "is_dated", lambda text: tested.append(text) or real(text))
+    lines = U.DateLines(blocks)
     items = [b.index for b in blocks if b.tag == "li" and blocks[b.parent].tag == "ol"]
-    sizes = subtree_sums([1] * len(blocks), blocks)
-    inside = {j for k in items for j in range(k, k + sizes[k])}
-    # nested and repeated roots mark each block once; outside them nothing is tested
-    for roots in (items, [*items[::-1], items[1] + 2], []):
-        flags = dated_flags(blocks, roots)
-        wanted = {j for k in roots for j in range(k, k + sizes[k])}
-        assert flags == [every[i] if i in wanted else 0 for i in range(len(blocks))]
-    assert sum(every) == 4 and sum(dated_flags(blocks, items)) == 2 == sum(every[i] for i in inside)
+    # the first item's subtree only, up to its date line; asked again, nothing is tested again
+    assert lines.holds(items[0]) and lines.holds(items[0])
+    assert tested == ["Ann", "June 9, 2026 at 6:12 am"]
+    assert lines.holds(items[1]) and tested[2:] == ["Bo", "July 1, 2026"]
+
+
+def test_date_lines_equal_the_page_wide_flags_on_corpus_pages(corpus_root) -> None:
+    from extractor.blocks import parse_blocks
+    from extractor.units import DateLines, dated_flags, subtree_sums
+
+    site = next(iter_corpus(corpus_root, ["wordpress"], ["tt21"]))
+    for path in site.page_files()[:6]:
+        blocks = parse_blocks(path.read_bytes().decode("utf-8"))
+        every = subtree_sums(dated_flags(blocks), blocks)
+        lines = DateLines(blocks)
+        # asked in reverse preorder: inner subtrees are answered first, then reused
+        assert [lines.holds(k) for k in reversed(range(len(blocks)))] == [n > 0 for n in reversed(every)]
+
+
+@given(st.lists(st.booleans(), max_size=12), st.sampled_from([0.25, 0.5, 0.6, 0.8, 1.0]))
+def test_share_holds_is_the_share_test_stopping_early(flags, share) -> None:
+    from extractor.units import share_holds
+
+    asked: list[int] = []
+    test = lambda k: asked.append(k) or flags[k]  # noqa: E731
+    members = list(range(len(flags)))
+    assert share_holds(members, test, share) == (sum(flags) >= share * len(flags))
+    assert asked == members[: len(asked)]  # in order, each once
+    hits = sum(flags[k] for k in asked)
+    if len(asked) < len(flags):  # stopped early: the verdict was already sealed
+        assert hits >= share * len(flags) or hits + len(flags) - len(asked) < share * len(flags)
