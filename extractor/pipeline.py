@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import gc
-import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -142,14 +141,19 @@ def read_page(page: Page, options: Options = DEFAULT, cache: ReadCache | None = 
 
 
 def _looks_binary(text: str) -> bool:
+    """More than a tenth of the first 4,096 characters are replacement or control characters."""
     sample = text[:4096]
     if not sample:
         return False
-    return len(_NOT_TEXT.findall(sample)) > len(sample) * 0.1
+    # counted in C: control bytes never occur inside a multi-byte UTF-8 sequence, so deleting
+    # them from the UTF-8 form counts the control characters (a regex scan cost 1 % of extraction)
+    raw = sample.encode("utf-8", "surrogatepass")
+    odd = len(raw) - len(raw.translate(None, _CONTROL_BYTES)) + sample.count("\ufffd")
+    return odd > len(sample) * 0.1
 
 
-# Replacement characters and control characters other than tab, newline, carriage return, form feed.
-_NOT_TEXT = re.compile("[\ufffd\x00-\x08\x0b\x0e-\x1f]")
+# Control characters other than tab, newline, carriage return and form feed.
+_CONTROL_BYTES = bytes([*range(0x00, 0x09), 0x0B, *range(0x0E, 0x20)])
 
 
 def extract_site(

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from garden_blog import COMMENTS, POSTS, blog_page
+from hypothesis import given
+from hypothesis import strategies as st
 
 from extractor import DEFAULT, Page, extract_site
 from extractor.blocks import parse_blocks
-from extractor.pipeline import MAX_PAGE_BYTES, read_page
+from extractor.pipeline import MAX_PAGE_BYTES, _looks_binary, read_page
 
 
 def good_pages():
@@ -227,3 +230,13 @@ def test_one_textless_post_does_not_send_the_others_to_comments():
     assert b'<div id="post"></div>' in empty_post
     out = extract_site([*good_pages(), Page(None, empty_post)])
     assert [x.post for x in out[:-1]] == expected_posts()
+
+
+@given(st.text(alphabet=st.sampled_from("ab \t\n\r\x0c\x00\x01\x08\x0b\x0e\x1f\ufffdé日\U0001f600\ud800"), max_size=60))
+def test_binary_test_counts_replacement_and_control_characters(text):
+    # the definition: a regex count of U+FFFD and control characters other than \t \n \r \f
+    odd = len(re.findall("[\ufffd\x00-\x08\x0b\x0e-\x1f]", text[:4096]))
+    assert _looks_binary(text) == (odd > len(text[:4096]) * 0.1)
+    assert _looks_binary(text * 200) == (
+        len(re.findall("[\ufffd\x00-\x08\x0b\x0e-\x1f]", (text * 200)[:4096])) > len((text * 200)[:4096]) * 0.1
+    )
