@@ -18,6 +18,7 @@ from cpython.unicode cimport (
     PyUnicode_READ,
     PyUnicode_Substring,
     Py_UNICODE_ISSPACE,
+    Py_UNICODE_TOLOWER,
 )
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memset, strcmp, strlen
@@ -154,19 +155,29 @@ cdef str _decode(const char* s, Py_ssize_t n):
     return PyUnicode_DecodeUTF8(s, n, "replace")
 
 
+# how a kept line is lower-cased (_measured)
+cdef enum:
+    _ASCII = 0  # ASCII letters only
+    _SIMPLE = 1  # each character through its simple lower case
+    _FULL = 2  # by str.lower(): the line holds U+0130 or a capital sigma
+
+
 cdef tuple _measured(str text):
     # blocks._finish, compiled: the lines of the block (whitespace runs collapsed, blank lines
     # dropped) joined, their lower-cased counts, and the characters of text; None when blank.
     # One pass over the code points (Py_UNICODE_ISSPACE is str.split()'s whitespace) instead of
-    # a list and a string per raw line and per word; a kept line of ASCII is lower-cased here,
-    # any other by str.lower().
+    # a list and a string per raw line and per word. Kept lines are lower-cased here, character by
+    # character through the simple lower case (Py_UNICODE_TOLOWER), which is str.lower()'s full
+    # one for every code point but two: U+0130 (two characters) and the capital sigma (final or
+    # not, by context). A line holding either is lower-cased by str.lower().
+    cdef Py_UCS4* lowered
     cdef Py_ssize_t n = len(text), i = 0, out = 0, kept = 0, k, start
     cdef int kind = PyUnicode_KIND(text)
     cdef void* data = PyUnicode_DATA(text)
     cdef unsigned int c, high
-    cdef bint word, space
+    cdef bint word, space, special, changed
     cdef Py_UCS4* buf
-    cdef Py_ssize_t* spans  # per kept line: start and end in ``buf``, and whether it is ASCII
+    cdef Py_ssize_t* spans  # per kept line: start and end in ``buf``, and how it is lower-cased
     cdef char* low
     cdef dict lines = {}
     cdef str joined, key
@@ -175,16 +186,19 @@ cdef tuple _measured(str text):
     buf = <Py_UCS4*>malloc((n + 1) * sizeof(Py_UCS4))
     spans = <Py_ssize_t*>malloc((n // 2 + 2) * 3 * sizeof(Py_ssize_t))
     low = <char*>malloc(n + 1)
-    if buf == NULL or spans == NULL or low == NULL:
+    lowered = <Py_UCS4*>malloc((n + 1) * sizeof(Py_UCS4))
+    if buf == NULL or spans == NULL or low == NULL or lowered == NULL:
         free(buf)
         free(spans)
         free(low)
+        free(lowered)
         raise MemoryError()
     try:
         while i <= n:
             word = space = False
             start = out
             high = 0
+            special = False
             while i < n:
                 c = <unsigned int>PyUnicode_READ(kind, data, i)
                 i += 1
@@ -206,22 +220,39 @@ cdef tuple _measured(str text):
                 buf[out] = <Py_UCS4>c
                 out += 1
                 high |= c
+                if c == 0x130 or c == 0x3A3:
+                    special = True
             else:
                 i += 1  # the end of the text ends its last line
             if word:
                 spans[3 * kept] = start
                 spans[3 * kept + 1] = out
-                spans[3 * kept + 2] = high < 128
+                spans[3 * kept + 2] = _ASCII if high < 128 else (_FULL if special else _SIMPLE)
                 kept += 1
         if not kept:
             return None
         joined = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, buf, out)
         for k in range(kept):
-            if spans[3 * k + 2]:
+            if spans[3 * k + 2] == _ASCII:
                 for i in range(spans[3 * k], spans[3 * k + 1]):
                     c = <unsigned int>buf[i]
                     low[i - spans[3 * k]] = <char>(c + 32 if 65 <= c <= 90 else c)
                 key = PyUnicode_DecodeASCII(low, spans[3 * k + 1] - spans[3 * k], NULL)
+            elif spans[3 * k + 2] == _SIMPLE:
+                changed = False
+                for i in range(spans[3 * k], spans[3 * k + 1]):
+                    c = <unsigned int>buf[i]
+                    if c < 128:
+                        lowered[i] = <Py_UCS4>(c + 32 if 65 <= c <= 90 else c)
+                    else:
+                        lowered[i] = Py_UNICODE_TOLOWER(<Py_UCS4>c)
+                    changed = changed or lowered[i] != c
+                if changed:
+                    key = PyUnicode_FromKindAndData(
+                        PyUnicode_4BYTE_KIND, &lowered[spans[3 * k]], spans[3 * k + 1] - spans[3 * k]
+                    )
+                else:  # (CJK text: no case) the line is its own key
+                    key = PyUnicode_Substring(joined, spans[3 * k], spans[3 * k + 1])
             else:
                 key = PyUnicode_Substring(joined, spans[3 * k], spans[3 * k + 1]).lower()
             lines[key] = lines.get(key, 0) + 1
@@ -230,6 +261,7 @@ cdef tuple _measured(str text):
         free(buf)
         free(spans)
         free(low)
+        free(lowered)
 
 
 def measured(str text):

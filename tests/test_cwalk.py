@@ -336,3 +336,20 @@ def test_compiled_text_measures_equal_finish(text: str) -> None:
         assert got is None
     else:
         assert got == (block.text, block.lines, block.text_chars)
+
+
+@needs_cwalk
+def test_compiled_line_keys_lower_case_every_code_point_as_str_lower() -> None:
+    # a line is its own key when every character is its own simple lower case; the rule must
+    # agree with str.lower() (full case mapping, final sigma) on every code point
+    from extractor import _cbuild  # type: ignore[attr-defined]
+
+    chars = [chr(c) for c in range(0x110000) if not chr(c).isspace() and not 0xD800 <= c < 0xE000]
+    for start in range(0, len(chars), 2000):
+        # each code point on a line of its own (beside a letter that is its own lower case), then
+        # beside an upper-case one, then within a run of its neighbours
+        part = chars[start : start + 2000]
+        text = "\n".join([*(ch + "b" for ch in part), *("A" + ch for ch in part[::5]), "".join(part)])
+        block = B.Block(0, "p", -1, -1)
+        B._finish(block, text, {}, 0)
+        assert _cbuild.measured(text) == (block.text, block.lines, block.text_chars)
