@@ -373,10 +373,12 @@ def find_units(blocks: Sequence[Block], roles: Sequence[str], signature: UnitSig
     texts = text_counts(blocks)
     # a comment whose words also occur on another page ("Thanks!") has no comment block left,
     # but it still has the unit's class: with a class signature, any unit with text counts
+    tag, any_text = signature.tag, bool(signature.tokens)
     roots = {
         b.index
-        for b in blocks
-        if (counts[b.index] or (signature.tokens and texts[b.index]))
+        for b in blocks  # (the tag first: signature.matches is a call per block)
+        if b.tag == tag
+        and (counts[b.index] or (any_text and texts[b.index]))
         and signature.matches(b)
         and roles[b.index] != POST
     }
@@ -385,24 +387,26 @@ def find_units(blocks: Sequence[Block], roles: Sequence[str], signature: UnitSig
     chained: set[int] = set()
     unit_of = [-1] * len(blocks)
     units: list[Unit] = []
+    # (each block's fields read once into locals: the loop runs over every block of every page)
     for b in blocks:
-        up = unit_of[b.parent] if b.parent >= 0 else -1
-        if b.index in leads or (b.index in roots and unit_of[b.index] < 0):
-            root = blocks[leads.get(b.index, b.index)]
+        i, parent, prev = b.index, b.parent, b.prev_sibling
+        up = unit_of[parent] if parent >= 0 else -1
+        if i in leads or (i in roots and unit_of[i] < 0):
+            root = blocks[leads.get(i, i)]
             if up < 0:
                 up = _replied_to(root, blocks, roots, unit_of)
-            units.append(Unit(root, up if up >= 0 else None, [], {b.index, root.index}))
-            unit_of[b.index] = unit_of[root.index] = len(units) - 1
-        elif b.index in roots:
+            units.append(Unit(root, up if up >= 0 else None, [], {i, root.index}))
+            unit_of[i] = unit_of[root.index] = len(units) - 1
+        elif i in roots:
             pass  # its unit began at the sibling before it
-        elif (b.prev_sibling in roots or b.prev_sibling in chained) and pairs.get(b.parent) == b.tag:
-            chained.add(b.index)  # a <dd> text, then a <dd> date: both follow their <dt>
-            unit_of[b.index] = unit_of[b.prev_sibling]
-            units[unit_of[b.index]].heads.add(b.index)
+        elif (prev in roots or prev in chained) and pairs.get(parent) == b.tag:
+            chained.add(i)  # a <dd> text, then a <dd> date: both follow their <dt>
+            unit_of[i] = unit_of[prev]
+            units[unit_of[i]].heads.add(i)
         else:
-            unit_of[b.index] = up
-        if unit_of[b.index] >= 0:
-            units[unit_of[b.index]].own.append(b)
+            unit_of[i] = up
+        if unit_of[i] >= 0:
+            units[unit_of[i]].own.append(b)
     return units
 
 
