@@ -251,11 +251,16 @@ def mark_units(
     for sig, members in page_units:
         if sig.tag == signature.tag and sum(signature.matches(blocks[k]) for k in members) * 2 >= len(members):
             heads.update(members)
+    if not heads:
+        return list(roles)
     pair = pair_tags(blocks, heads)
-    for b in blocks:  # the <dd> that follows each dated <dt> belongs to it
-        if b.index in heads or (b.prev_sibling in heads and pair.get(b.parent) == b.tag):
-            inside[b.index] = True
-    for b in blocks:
-        if b.parent >= 0 and inside[b.parent]:
-            inside[b.index] = True
+    for b in blocks:  # preorder: a parent is settled before its children
+        i, parent = b.index, b.parent
+        if (
+            i in heads
+            or (parent >= 0 and inside[parent])
+            # the <dd> that follows each dated <dt> belongs to it
+            or (b.prev_sibling in heads and pair.get(parent) == b.tag)
+        ):
+            inside[i] = True
     return [COMMENT if role == POST and inside[b.index] else role for b, role in zip(blocks, roles, strict=True)]

@@ -71,13 +71,14 @@ def cosine(a: Vector, b: Vector) -> float:
     The dot product is summed with ``math.fsum`` (correctly rounded, so independent of the order of
     terms): cosine(a, b) == cosine(b, a) to the last bit, which the "exceeds 0.9" test relies on.
     """
-    if not a.norm or not b.norm:
+    a_norm, b_norm = a.norm, b.norm
+    if not a_norm or not b_norm:
         return 0.0
-    if len(a.weights) > len(b.weights):
-        a, b = b, a
-    bw = b.weights
-    dot = math.fsum([w * bw[f] for f, w in a.weights.items() if f in bw])
-    return dot / (a.norm * b.norm)
+    aw, bw = a.weights, b.weights
+    if len(aw) > len(bw):
+        aw, bw = bw, aw
+    dot = math.fsum([w * bw[f] for f, w in aw.items() if f in bw])
+    return dot / (a_norm * b_norm)
 
 
 def similar(a: Vector, b: Vector, threshold: float) -> bool:

@@ -86,23 +86,25 @@ def _slot(block: Block, unit: Unit, blocks: Sequence[Block]) -> tuple[str, ...]:
     ``unit.slots`` holds the slots already computed: a block's slot is its parent's plus its own
     step, so a unit's blocks cost one step each, once for slot typing and record building alike.
     """
-    memo = unit.slots
+    memo, heads, root = unit.slots, unit.heads, unit.root.index
     chain: list[Block] = []
     node = block
     while True:
-        hit = memo.get(node.index)
+        i = node.index
+        hit = memo.get(i)
         if hit is not None:
             base = hit
             break
-        if node.index in unit.heads:
+        if i in heads:
             # inside the paired sibling (<dd> after <dt>) when the head is not the unit's root
-            base = memo[node.index] = () if node.index == unit.root.index else (_paired_step(node),)
+            base = memo[i] = () if i == root else (_paired_step(node),)
             break
         chain.append(node)
-        if node.parent < 0:
-            base = () if node.index == unit.root.index else (_paired_step(node),)
+        parent = node.parent
+        if parent < 0:
+            base = () if i == root else (_paired_step(node),)
             break
-        node = blocks[node.parent]
+        node = blocks[parent]
     for step in reversed(chain):
         tokens = step.element_class.split() if step.element_class else None
         base = (*base, f"{step.tag}.{tokens[0] if tokens else ''}")

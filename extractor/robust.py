@@ -267,14 +267,13 @@ def title_echoes(blocks: Sequence[Block], roles: list[str]) -> list[str]:
     if title is None or len(title.text) < ECHO_MIN_TITLE or "\n" in title.text:
         return roles
     out: list[str] | None = None
+    heading, longest = title.text, len(title.text) + ECHO_MAX_EXTRA
     for b in blocks:
-        if (
-            b is not title
-            and (roles[b.index] == POST or (roles[b.index] == COMMENT and b.tag in HEADINGS))
-            and title.text in b.text
-            and len(b.text) <= len(title.text) + ECHO_MAX_EXTRA
-            and b.text != title.text
-        ):
+        role = roles[b.index]
+        if role != POST and (role != COMMENT or b.tag not in HEADINGS):
+            continue
+        text = b.text
+        if b is not title and heading in text and len(text) <= longest and text != heading:
             out = out if out is not None else list(roles)
             out[b.index] = BOILERPLATE
     return out if out is not None else roles

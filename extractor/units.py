@@ -454,6 +454,8 @@ def _replied_to(root: Block, blocks: Sequence[Block], roots: set[int], unit_of: 
 
 def pair_tags(blocks: Sequence[Block], roots: set[int]) -> dict[int, str]:
     """Per parent, the tag of the sibling that follows most unit roots (``dd`` after ``dt``)."""
+    if not roots:
+        return {}
     n_roots = Counter(blocks[r].parent for r in roots)
     follows: dict[int, Counter[str]] = {}
     for b in blocks:
