@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """Compiled forms of per-block passes after the walk: vectors (features.py), page output
-(pipeline.py), subtree sums, date-line flags, text flags and child lists (units.py), identifier
+(pipeline.py), subtree sums, text flags and child lists (units.py), identifier
 candidates and assignment (identifiers.py). Each gives exactly its Python form's result
 (tests/test_cwalk.py, tests/test_compiled.py). The matching searches are in ``_cmatch.pyx``.
 """
@@ -210,21 +210,6 @@ def subtree_sums(list values, list blocks):
         return [acc[i] for i in range(n)]
     finally:
         free(acc)
-
-
-def dated_flags(list blocks, Py_ssize_t max_chars, object is_dated):
-    """``units.dated_flags``: 1 for a block with a ``datetime`` value or a short line (at most
-    ``max_chars`` characters) that ``is_dated``, else 0."""
-    cdef list out = []
-    cdef Block b
-    cdef Py_ssize_t n
-    for b in blocks:
-        if b.datetimes:
-            out.append(1)
-            continue
-        n = len(b.text)
-        out.append(1 if 0 < n <= max_chars and is_dated(b.text) else 0)
-    return out
 
 
 def page_candidates(list blocks, str class_mode, dict memo, object compute):

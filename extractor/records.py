@@ -33,10 +33,10 @@ from .dates import date_match, parse_date, relative_match
 from .separate import COMMENT, POST
 from .units import (
     SHORT_SLOT_CHARS,
+    DateLines,
     Unit,
     UnitSignature,
     date_line,
-    dated_flags,
     find_units,
     learn_signature,
     subtree_sums,
@@ -422,12 +422,12 @@ def single_unit_records(blocks: Sequence[Block], roles: Sequence[str]) -> list[C
     chains = [_ancestors(blocks, b.index) for b in bearing]
     common = set(chains[0]).intersection(*chains[1:])
     root = max(common) if common else -1  # preorder: the deepest common ancestor has the largest index
-    dated = subtree_sums(dated_flags(blocks), blocks)
+    dated = DateLines(blocks)  # (only the subtrees climbed through are read)
     for _ in range(SINGLE_UNIT_REACH):  # the date line may be boilerplate (a linked date)
-        if root < 0 or dated[root]:
+        if root < 0 or dated.holds(root):
             break
         root = blocks[root].parent
-    if root < 0 or not dated[root]:
+    if root < 0 or not dated.holds(root):
         return []
     # a comment is a small block after the post, holding no post text, mostly its own words
     size = subtree_sums([1] * len(blocks), blocks)[root]
@@ -437,7 +437,7 @@ def single_unit_records(blocks: Sequence[Block], roles: Sequence[str]) -> list[C
     # mostly comment blocks; or, with a single date line (one comment, not a list of them), mostly
     # comment words (its author, date and "Reply" lines may match other pages and be boilerplate)
     mostly = comment_blocks * 2 >= len(texts) or (
-        dated[root] == 1
+        dated.count(root) == 1
         and sum(b.text_chars for b in texts if roles[b.index] == COMMENT) * 2 >= sum(b.text_chars for b in texts)
     )
     if root <= start or len(texts) > SINGLE_UNIT_BLOCKS or any(roles[b.index] == POST for b in texts) or not mostly:

@@ -232,9 +232,8 @@ def date_line(block: Block) -> bool:
 
 
 def dated_flags(blocks: Sequence[Block]) -> list[int]:
-    """1 for each date line (``date_line``), else 0 (``DateLines`` answers for a few subtrees)."""
-    if _cpasses is not None and type(blocks) is list:
-        return _cpasses.dated_flags(blocks, SHORT_SLOT_CHARS, is_dated)  # type: ignore[no-any-return]
+    """1 for each date line (``date_line``), else 0: the page-wide definition ``DateLines``
+    answers for the subtrees it is asked about."""
     return [int(date_line(b)) for b in blocks]
 
 
@@ -265,6 +264,17 @@ class DateLines:
             if found:
                 return True
         return False
+
+    def count(self, k: int) -> int:
+        """How many date lines the subtree of ``k`` holds (``subtree_sums(dated_flags(...))[k]``)."""
+        lines = self._lines
+        n = 0
+        for j in range(k, k + self._sizes[k]):
+            found = lines.get(j)
+            if found is None:
+                found = lines[j] = date_line(self._blocks[j])
+            n += found
+        return n
 
 
 def share_holds(members: Sequence[int], test: Callable[[int], bool], share: float) -> bool:

@@ -197,6 +197,7 @@ def test_date_lines_equal_the_page_wide_flags_on_corpus_pages(corpus_root) -> No
         lines = DateLines(blocks)
         # asked in reverse preorder: inner subtrees are answered first, then reused
         assert [lines.holds(k) for k in reversed(range(len(blocks)))] == [n > 0 for n in reversed(every)]
+        assert [lines.count(k) for k in range(len(blocks))] == every
 
 
 @given(st.lists(st.booleans(), max_size=12), st.sampled_from([0.25, 0.5, 0.6, 0.8, 1.0]))
