@@ -116,6 +116,7 @@ cdef inline bint _blank(const char* s, Py_ssize_t n) noexcept:
 
 
 cdef str _decode(const char* s, Py_ssize_t n)
+cdef Py_ssize_t _stripped_chars(const char* s, Py_ssize_t n) except -1
 cdef object _measure(Block block, const char* data, Py_ssize_t length, Py_ssize_t link_chars, dict texts)
 cdef int _count(Level* lv, Py_ssize_t tid, _Table counts) except -1
 cdef int _set_tags(Block block, Level* lv, _Tables tables) except -1

@@ -264,6 +264,25 @@ cdef tuple _measured(str text):
         free(lowered)
 
 
+cdef Py_ssize_t _stripped_chars(const char* s, Py_ssize_t n) except -1:
+    # len(_decode(s, n).strip()): the characters of a text run without its surrounding whitespace
+    # (link text), counted without a str when the run is ASCII, as most link texts are
+    cdef Py_ssize_t i, start = 0, end = n
+    for i in range(n):
+        if <unsigned char>s[i] >= 128:
+            return len(_decode(s, n).strip())
+    while start < end and Py_UNICODE_ISSPACE(<Py_UCS4><unsigned char>s[start]):
+        start += 1
+    while end > start and Py_UNICODE_ISSPACE(<Py_UCS4><unsigned char>s[end - 1]):
+        end -= 1
+    return end - start
+
+
+def stripped_chars(bytes data):
+    """``_stripped_chars`` for tests."""
+    return _stripped_chars(data, len(data))
+
+
 def measured(str text):
     """``_measured`` for tests: (joined lines, lower-cased line counts, characters) or None."""
     return _measured(text)

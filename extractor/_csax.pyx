@@ -49,6 +49,7 @@ from extractor._cbuild cimport (
     _free_levels,
     _new_block,
     _push_level,
+    _stripped_chars,
     _Tables,
 )
 
@@ -343,7 +344,7 @@ cdef class _Reader:
         self.run = RUN_NONE
         if self.link_depth:
             lv = &self.levels[self.depth]
-            lv.link_chars += len(_decode(lv.data + self.run_start, lv.length - self.run_start).strip())
+            lv.link_chars += _stripped_chars(lv.data + self.run_start, lv.length - self.run_start)
         return 0
 
     cdef int fail(self, object error) noexcept:

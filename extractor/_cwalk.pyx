@@ -38,6 +38,7 @@ from extractor._cbuild cimport (
     _free_levels,
     _new_block,
     _push_level,
+    _stripped_chars,
     _Tables,
 )
 
@@ -148,7 +149,7 @@ def walk(
                         n = strlen(<const char*>nxt.content)
                         _add(lv, <const char*>nxt.content, n)
                         if link_depth:
-                            lv.link_chars += len(_decode(<const char*>nxt.content, n).strip())
+                            lv.link_chars += _stripped_chars(<const char*>nxt.content, n)
                     nxt = nxt.next
                 if nxt != NULL:
                     break

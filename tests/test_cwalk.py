@@ -351,3 +351,13 @@ def test_compiled_line_keys_lower_case_every_code_point_as_str_lower() -> None:
         block = B.Block(0, "p", -1, -1)
         B._finish(block, text, {}, 0)
         assert _cbuild.measured(text) == (block.text, block.lines, block.text_chars)
+
+
+@needs_cwalk
+@given(st.text(alphabet=st.sampled_from(MEASURE_CHARS + list("\x00\x1c\x1f\x85\xa0\u3000é")), max_size=30))
+def test_link_text_characters_counted_as_the_stripped_text(text: str) -> None:
+    from extractor import _cbuild  # type: ignore[attr-defined]
+
+    data = text.encode("utf-8", "surrogatepass")
+    assert _cbuild.stripped_chars(data) == len(data.decode("utf-8", "replace").strip())
+    assert _cbuild.stripped_chars(b"\xff " + data) == len((b"\xff " + data).decode("utf-8", "replace").strip())
