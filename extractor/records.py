@@ -39,7 +39,6 @@ from .units import (
     date_line,
     find_units,
     learn_signature,
-    subtree_sums,
 )
 
 
@@ -430,7 +429,7 @@ def single_unit_records(blocks: Sequence[Block], roles: Sequence[str]) -> list[C
     if root < 0 or not dated.holds(root):
         return []
     # a comment is a small block after the post, holding no post text, mostly its own words
-    size = subtree_sums([1] * len(blocks), blocks)[root]
+    size = dated.sizes[root]
     texts = [b for b in blocks[root : root + size] if b.text]
     start = next((b.index for b in blocks if b.text and roles[b.index] == POST), -1)
     comment_blocks = sum(1 for b in texts if roles[b.index] == COMMENT)

@@ -248,16 +248,16 @@ class DateLines:
         [True, True, False, True]
     """
 
-    __slots__ = ("_blocks", "_lines", "_sizes")
+    __slots__ = ("_blocks", "_lines", "sizes")
 
     def __init__(self, blocks: Sequence[Block]) -> None:
         self._blocks = blocks
-        self._sizes = subtree_sums([1] * len(blocks), blocks)
+        self.sizes = subtree_sums([1] * len(blocks), blocks)  # each block's subtree, itself included
         self._lines: dict[int, bool] = {}  # blocks tested so far (subtrees nest: each is tested once)
 
     def holds(self, k: int) -> bool:
         lines = self._lines
-        for j in range(k, k + self._sizes[k]):  # preorder: the subtree is k and the blocks after it
+        for j in range(k, k + self.sizes[k]):  # preorder: the subtree is k and the blocks after it
             found = lines.get(j)
             if found is None:
                 found = lines[j] = date_line(self._blocks[j])
@@ -269,7 +269,7 @@ class DateLines:
         """How many date lines the subtree of ``k`` holds (``subtree_sums(dated_flags(...))[k]``)."""
         lines = self._lines
         n = 0
-        for j in range(k, k + self._sizes[k]):
+        for j in range(k, k + self.sizes[k]):
             found = lines.get(j)
             if found is None:
                 found = lines[j] = date_line(self._blocks[j])
