@@ -10,7 +10,9 @@ machine disturbs the ratios less):
 2. per-page cost of a 1,000-page set / per-page cost of a 20-page set, both generated from corpus
    templates with fresh article text (target <= 1.5);
 3. single-page extraction with a learned site profile / parse time of the same pages (target <= 1.5),
-   and the same without comment records (the set's stages, as in 1.);
+   and the same without comment records (the set's stages, as in 1.); then the floor under it:
+   reading those pages alone (decode, blocks, vectors, with the profile's shared read cache) and
+   libxml2's parse of them with callbacks that do nothing (the tokenizer the reader runs on);
 4. peak memory (max RSS) of extracting the 1,000-page set, measured in a child process.
 """
 
@@ -36,6 +38,13 @@ sys.path.insert(0, str(ROOT))
 from extractor import DEFAULT, Options, Page, SiteProfile, extract_site, learn_profile  # noqa: E402
 from extractor.corpus import iter_corpus  # noqa: E402
 from extractor.dates import clear_memos  # noqa: E402
+from extractor.decode import Decoded, decode_html  # noqa: E402
+from extractor.pipeline import read_page  # noqa: E402
+
+try:
+    from extractor import _csax  # type: ignore[attr-defined]
+except ImportError:  # not built: no tokenizer floor to print
+    _csax = None
 
 WORDS = [
     "garden",
@@ -158,6 +167,41 @@ def profile_ratio(sets: list[list[Page]], options: Options, repeat: int) -> tupl
     return statistics.median(ratios), len(ratios)
 
 
+def reading_ratios(sets: list[list[Page]], options: Options, repeat: int) -> tuple[float, float | None]:
+    """Median over the sites of 4+ pages of (reading the later half as profile extraction reads it,
+    one read cache shared by the pages) / (parse time), and of (libxml2's parse of the same bytes
+    with idle callbacks) / (parse time): None when the streaming reader is not built."""
+    reading, floor = [], []
+    for s in sets:
+        if len(s) < 4:
+            continue
+        rest = s[len(s) // 2 :]
+
+        def parse(rest: list[Page] = rest) -> None:
+            parse_each([p.body for p in rest])
+
+        def read(rest: list[Page] = rest) -> None:
+            cache: dict[object, object] = {}
+            for page in rest:
+                read_page(page, options, cache)
+
+        reading.append(median_ratio(read, parse, repeat)[0])
+        if _csax is not None and _csax.AVAILABLE:
+            utf8 = [_utf8(decode_html(p.body, p.headers)) for p in rest]
+
+            def tokenize(utf8: list[bytes] = utf8) -> None:
+                for data in utf8:
+                    _csax.tokenize(data)
+
+            floor.append(median_ratio(tokenize, parse, repeat)[0])
+    return statistics.median(reading), (statistics.median(floor) if floor else None)
+
+
+def _utf8(decoded: Decoded) -> bytes:
+    """The bytes the streaming reader parses (blocks.parse_blocks)."""
+    return decoded.utf8 if decoded.utf8 is not None else decoded.text.encode("utf-8", "surrogatepass")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
@@ -196,6 +240,10 @@ def main() -> int:
     print(f"  profile extraction / lxml parse  = {ratio:5.2f}  (median over {n} sites)")
     ratio, n = profile_ratio(sets, bare, a.repeat)
     print(f"    without comment records        = {ratio:5.2f}  (profiles learned without them)")
+    reading, floor = reading_ratios(sets, DEFAULT, a.repeat)
+    print(f"    its reading alone              = {reading:5.2f}  (decode + blocks + vectors)")
+    if floor is not None:
+        print(f"    libxml2's tokenizer alone      = {floor:5.2f}  (the parse the reader runs on, idle callbacks)")
     rss = child_peak_rss(a.large)
     print(
         f"  peak memory, {a.large}-page set: {rss / 1024:.0f} MiB max RSS"

@@ -494,3 +494,43 @@ def read(bytes data, frozenset block_tags, frozenset excluded, dict texts=None):
         reader.end()
     reader.set_xpaths()
     return reader.blocks
+
+
+cdef void _count_start(void* ctx, const tree.xmlChar* name, const tree.xmlChar** atts) noexcept:
+    (<Py_ssize_t*>ctx)[0] += 1
+
+
+cdef void _ignore_end(void* ctx, const tree.xmlChar* name) noexcept:
+    pass
+
+
+cdef void _ignore_text(void* ctx, const tree.xmlChar* ch, int n) noexcept:
+    pass
+
+
+def tokenize(bytes data) -> int:
+    """libxml2's parse of a page (UTF-8 bytes) with callbacks that do nothing but count the
+    elements started: the floor under ``read``, which bench/extract_speed.py prints beside it."""
+    cdef xmlSAXHandler sax
+    cdef xmlParserCtxt* ctxt
+    cdef tree.xmlDoc* doc
+    cdef Py_ssize_t started = 0
+    if not AVAILABLE:
+        raise RuntimeError("libxml2's parser functions were not found in lxml")
+    if len(data) > 0x7FFFFFFF:
+        raise ValueError("page too large for libxml2")
+    memset(&sax, 0, sizeof(sax))
+    sax.initialized = XML_SAX2_MAGIC
+    sax.startElement = _count_start
+    sax.endElement = _ignore_end
+    sax.characters = _ignore_text
+    sax.ignorableWhitespace = _ignore_text
+    sax.cdataBlock = _ignore_text
+    ctxt = _new_ctxt(&sax, <void*>&started)
+    if ctxt == NULL:
+        raise MemoryError()
+    doc = _read_memory(ctxt, data, <int>len(data), NULL, "utf-8", _OPTIONS)
+    if doc != NULL:
+        _free_doc(doc)
+    _free_ctxt(ctxt)
+    return started

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import lxml.etree
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -174,3 +175,25 @@ def test_an_error_in_a_callback_stops_the_parse_and_is_raised() -> None:
     with pytest.raises(ValueError, match="comparison failed"):
         B._csax.read(page, frozenset({_RaisingName()}), B._EXCLUDED, None)
     assert len(B._csax.read(page, B.BLOCK_TAGS, B._EXCLUDED, None)) == 1003  # nothing left behind
+
+
+@needs_csax
+@pytest.mark.parametrize(
+    "text", [*EDGE_CASES[:6], "<p>x", "<table><td>a<td>b</table>", "<div><p>a<div>b</div></div>"], ids=range(9)
+)
+def test_the_tokenizer_floor_parses_the_same_elements_as_the_tree(text: str) -> None:
+    # bench/extract_speed.py prints libxml2's parse with idle callbacks as the floor under reading:
+    # it must parse the same document, so it meets every element of parse_html's tree
+    data = text.encode()
+    root = B.parse_html(text, data)
+    expected = 0 if root is None else sum(1 for _ in root.iter(lxml.etree.Element))
+    assert B._csax.tokenize(data) == expected
+
+
+@needs_csax
+def test_the_tokenizer_floor_counts_every_corpus_pages_elements(corpus_root: Path) -> None:
+    site = next(iter_corpus(corpus_root))
+    for page in site.page_files():
+        data = page.read_bytes()
+        root = B.parse_html(data.decode("utf-8", "replace"), data)
+        assert B._csax.tokenize(data) == sum(1 for _ in root.iter(lxml.etree.Element)) > 100
