@@ -27,7 +27,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import lxml.html
@@ -38,7 +38,8 @@ sys.path.insert(0, str(ROOT))
 from extractor import DEFAULT, Options, Page, SiteProfile, extract_site, learn_profile  # noqa: E402
 from extractor.corpus import iter_corpus  # noqa: E402
 from extractor.dates import clear_memos  # noqa: E402
-from extractor.decode import Decoded, decode_html  # noqa: E402
+from extractor.blocks import reader_bytes  # noqa: E402
+from extractor.decode import decode_html  # noqa: E402
 from extractor.pipeline import read_page  # noqa: E402
 
 try:
@@ -137,17 +138,21 @@ def wordpress_templates(corpus: Path | None = None) -> list[bytes]:
     return [p.read_bytes() for p in site.page_files()]
 
 
+def later_halves(sets: list[list[Page]]) -> Iterator[tuple[list[Page], list[Page]]]:
+    """(first half, later half) of every site of 4+ pages: the profile is learned from the first,
+    the later one is timed."""
+    for s in sets:
+        if len(s) >= 4:
+            yield s[: len(s) // 2], s[len(s) // 2 :]
+
+
 def profile_ratio(sets: list[list[Page]], options: Options, repeat: int) -> tuple[float, int]:
     """Median over the sites of 4+ pages of (single-page extraction of the later half with a
     profile learned from the first half) / (parse time of those pages), and the site count."""
     ratios = []
-    for s in sets:
-        if len(s) < 4:
-            continue
-        half = len(s) // 2
-        learned = learn_profile(s[:half], options)
+    for first, rest in later_halves(sets):
+        learned = learn_profile(first, options)
         learned.index()  # built once in a profile's life, not per page
-        rest = s[half:]
         # each run extracts with the profile as learned: what earlier runs read of these very
         # pages is not kept (pages read earlier in the same run still share their boilerplate)
         fresh = [learned]
@@ -172,10 +177,7 @@ def reading_ratios(sets: list[list[Page]], options: Options, repeat: int) -> tup
     one read cache shared by the pages) / (parse time), and of (libxml2's parse of the same bytes
     with idle callbacks) / (parse time): None when the streaming reader is not built."""
     reading, floor = [], []
-    for s in sets:
-        if len(s) < 4:
-            continue
-        rest = s[len(s) // 2 :]
+    for _, rest in later_halves(sets):
 
         def parse(rest: list[Page] = rest) -> None:
             parse_each([p.body for p in rest])
@@ -187,7 +189,7 @@ def reading_ratios(sets: list[list[Page]], options: Options, repeat: int) -> tup
 
         reading.append(median_ratio(read, parse, repeat)[0])
         if _csax is not None and _csax.AVAILABLE:
-            utf8 = [_utf8(decode_html(p.body, p.headers)) for p in rest]
+            utf8 = [reader_bytes(d.text, d.utf8) for d in (decode_html(p.body, p.headers) for p in rest)]
 
             def tokenize(utf8: list[bytes] = utf8) -> None:
                 for data in utf8:
@@ -195,11 +197,6 @@ def reading_ratios(sets: list[list[Page]], options: Options, repeat: int) -> tup
 
             floor.append(median_ratio(tokenize, parse, repeat)[0])
     return statistics.median(reading), (statistics.median(floor) if floor else None)
-
-
-def _utf8(decoded: Decoded) -> bytes:
-    """The bytes the streaming reader parses (blocks.parse_blocks)."""
-    return decoded.utf8 if decoded.utf8 is not None else decoded.text.encode("utf-8", "surrogatepass")
 
 
 def main() -> int:

@@ -458,34 +458,48 @@ cdef void _on_cdata(void* ctx, const tree.xmlChar* ch, int n) noexcept:
     _text_event(ctx, ch, n, RUN_CDATA)
 
 
-def read(bytes data, frozenset block_tags, frozenset excluded, dict texts=None):
-    """The blocks of a page (UTF-8 bytes) in preorder, as ``_cwalk.walk`` gives them from
-    ``blocks.parse_html``'s tree; None when the page has no body element to start from."""
+cdef int _parse(
+    bytes data,
+    startElementSAXFunc on_start,
+    endElementSAXFunc on_end,
+    charactersSAXFunc on_text,
+    cdataBlockSAXFunc on_cdata,
+    void* user,
+    xmlParserCtxt** ctxt,
+) except -1:
+    # libxml2's HTML parse of a page with these callbacks; ``ctxt`` holds the parser context while
+    # it runs (a callback may stop it), NULL again afterwards
     cdef xmlSAXHandler sax
-    cdef _Reader reader
     cdef tree.xmlDoc* doc
     if not AVAILABLE:
         raise RuntimeError("libxml2's parser functions were not found in lxml")
     if len(data) > 0x7FFFFFFF:
         raise ValueError("page too large for libxml2")
-    reader = _Reader(block_tags, excluded, texts)
     memset(&sax, 0, sizeof(sax))
     sax.initialized = XML_SAX2_MAGIC
-    sax.startElement = _on_start
-    sax.endElement = _on_end
-    sax.characters = _on_text
-    sax.ignorableWhitespace = _on_text
-    sax.cdataBlock = _on_cdata
-    reader.ctxt = _new_ctxt(&sax, <void*>reader)
-    if reader.ctxt == NULL:
+    sax.startElement = on_start
+    sax.endElement = on_end
+    sax.characters = on_text
+    sax.ignorableWhitespace = on_text
+    sax.cdataBlock = on_cdata
+    ctxt[0] = _new_ctxt(&sax, user)
+    if ctxt[0] == NULL:
         raise MemoryError()
     try:
-        doc = _read_memory(reader.ctxt, data, <int>len(data), NULL, "utf-8", _OPTIONS)
+        doc = _read_memory(ctxt[0], data, <int>len(data), NULL, "utf-8", _OPTIONS)
         if doc != NULL:
             _free_doc(doc)
     finally:
-        _free_ctxt(reader.ctxt)
-        reader.ctxt = NULL
+        _free_ctxt(ctxt[0])
+        ctxt[0] = NULL
+    return 0
+
+
+def read(bytes data, frozenset block_tags, frozenset excluded, dict texts=None):
+    """The blocks of a page (UTF-8 bytes) in preorder, as ``_cwalk.walk`` gives them from
+    ``blocks.parse_html``'s tree; None when the page has no body element to start from."""
+    cdef _Reader reader = _Reader(block_tags, excluded, texts)
+    _parse(data, _on_start, _on_end, _on_text, _on_cdata, <void*>reader, &reader.ctxt)
     if reader.error is not None:
         raise reader.error
     if reader.state == BEFORE:
@@ -511,26 +525,7 @@ cdef void _ignore_text(void* ctx, const tree.xmlChar* ch, int n) noexcept:
 def tokenize(bytes data) -> int:
     """libxml2's parse of a page (UTF-8 bytes) with callbacks that do nothing but count the
     elements started: the floor under ``read``, which bench/extract_speed.py prints beside it."""
-    cdef xmlSAXHandler sax
-    cdef xmlParserCtxt* ctxt
-    cdef tree.xmlDoc* doc
+    cdef xmlParserCtxt* ctxt = NULL
     cdef Py_ssize_t started = 0
-    if not AVAILABLE:
-        raise RuntimeError("libxml2's parser functions were not found in lxml")
-    if len(data) > 0x7FFFFFFF:
-        raise ValueError("page too large for libxml2")
-    memset(&sax, 0, sizeof(sax))
-    sax.initialized = XML_SAX2_MAGIC
-    sax.startElement = _count_start
-    sax.endElement = _ignore_end
-    sax.characters = _ignore_text
-    sax.ignorableWhitespace = _ignore_text
-    sax.cdataBlock = _ignore_text
-    ctxt = _new_ctxt(&sax, <void*>&started)
-    if ctxt == NULL:
-        raise MemoryError()
-    doc = _read_memory(ctxt, data, <int>len(data), NULL, "utf-8", _OPTIONS)
-    if doc != NULL:
-        _free_doc(doc)
-    _free_ctxt(ctxt)
+    _parse(data, _count_start, _ignore_end, _ignore_text, _ignore_text, <void*>&started, &ctxt)
     return started

@@ -382,6 +382,11 @@ def _attach_attributes(body: etree._Element, owner: dict[etree._Element, Block])
                 block.attrs[value] = block.attrs.get(value, 0) + 1
 
 
+def reader_bytes(text: str, utf8: bytes | None = None) -> bytes:
+    """The UTF-8 bytes the streaming reader parses: the page's own when they are exactly ``text``."""
+    return utf8 if utf8 is not None else text.encode("utf-8", "surrogatepass")
+
+
 def parse_blocks(text: str, cache: dict[Any, Any] | None = None, utf8: bytes | None = None) -> list[Block]:
     """Decoded HTML text to blocks (empty list when the page has no parseable content); ``utf8``
     as for ``parse_html``.
@@ -391,7 +396,7 @@ def parse_blocks(text: str, cache: dict[Any, Any] | None = None, utf8: bytes | N
     element, which that reader does not start on, is read from the tree.
     """
     if _csax is not None:
-        data = utf8 if utf8 is not None else text.encode("utf-8", "surrogatepass")
+        data = reader_bytes(text, utf8)
         if not data or data.isspace():
             return []
         found = _csax.read(data, BLOCK_TAGS, _EXCLUDED, cache)

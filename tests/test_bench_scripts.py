@@ -50,3 +50,21 @@ def test_profile_ratio_runs(one_site: Path, records: bool) -> None:
     sets = [[Page(None, p.read_bytes()) for p in s.page_files()] for s in iter_corpus(one_site)]
     ratio, sites = extract_speed.profile_ratio(sets, DEFAULT.but(comment_records=records), 1)
     assert sites == 1 and 0 < ratio < 100
+
+
+def test_reading_ratios_run(one_site: Path) -> None:
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import extract_speed
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    from extractor import DEFAULT, Page
+    from extractor.blocks import _csax
+    from extractor.corpus import iter_corpus
+
+    sets = [[Page(None, p.read_bytes()) for p in s.page_files()] for s in iter_corpus(one_site)]
+    reading, floor = extract_speed.reading_ratios(sets, DEFAULT, 1)
+    assert 0 < reading < 100
+    # the tokenizer floor is printed when the streaming reader is built, and is below reading
+    assert (floor is None) == (_csax is None)
+    assert floor is None or 0 < floor < reading
