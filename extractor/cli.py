@@ -2,12 +2,13 @@
 
 python -m extractor extract site/pages/*.html --out out.jsonl
 python -m extractor extract --corpus ../shared/corpus --out out.jsonl
-python -m extractor evaluate --corpus ../shared/corpus [--json OUT] [--preset paper]
+python -m extractor evaluate --corpus ../shared/corpus [--json OUT] [--preset paper] [--folds 2]
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import sys
@@ -78,6 +79,7 @@ def _site_job(args: Job) -> _SiteResult:
     for path, res in zip(files, results, strict=True):
         rel = path.relative_to(site.dir).as_posix()
         row: dict[str, object] = {"file": site.key(rel), "post": res.post, "comments": res.comments}
+        row.update(res.decision())  # method and confidence (issue 20), when the preset sets them
         if res.comment_records:
             row["comment_records"] = [r.as_json() for r in res.comment_records]
         if res.error:
@@ -147,7 +149,8 @@ def _run_jobs(work: list[Job], jobs: int) -> list[_SiteResult]:
 
 
 def _write_rows(rows: list[dict[str, object]], out: IO[str], records: bool = False) -> None:
-    keys = ("file", "post", "comments", "comment_records") if records else ("file", "post", "comments")
+    keys: tuple[str, ...] = ("file", "post", "comments", "comment_records") if records else ("file", "post", "comments")
+    keys += ("method", "confidence")  # issue 20: set only by presets with comment_evidence
     for row in rows:
         out.write(json.dumps({k: row[k] for k in keys if k in row}, ensure_ascii=False) + "\n")
 
@@ -176,6 +179,7 @@ def cmd_extract(a: argparse.Namespace) -> int:
                 if res.error:
                     print(f"extract: {path}: {res.error}", file=sys.stderr)
                 row: dict[str, object] = {"file": str(path), "post": res.post, "comments": res.comments}
+                row.update(res.decision())  # method and confidence (issue 20), when the preset sets them
                 if a.records:
                     row["comment_records"] = [r.as_json() for r in res.comment_records]
                 out.write(json.dumps(row, ensure_ascii=False) + "\n")
@@ -189,6 +193,9 @@ def _fmt(v: float | None) -> str:
 
 
 def cmd_evaluate(a: argparse.Namespace) -> int:
+    if a.folds is not None and not 2 <= a.folds <= MAX_FOLDS:
+        print(f"evaluate: --folds must be 2 to {MAX_FOLDS}, not {a.folds}", file=sys.stderr)
+        return 2
     scores: list[SiteScore] = []
     records: dict[str, RecordCounts] = {}
     with ExitStack() as stack:
@@ -215,12 +222,90 @@ def cmd_evaluate(a: argparse.Namespace) -> int:
     if not scores:
         print(f"evaluate: no sites under {a.corpus}", file=sys.stderr)
         return 2
+    if a.folds and not any(s.source == FOLD_SOURCE for s in scores):
+        print(f"evaluate: --folds splits the {FOLD_SOURCE} sites, and {a.corpus} has none", file=sys.stderr)
+        return 2
     report = build_report(scores)
     report["comment_records"] = {site: asdict(rc) for site, rc in records.items() if rc.authors or rc.dates}
+    if a.folds:
+        report["folds"] = build_folds(scores, a.folds)
     if a.json:
         Path(a.json).write_text(json.dumps(report, indent=1), encoding="utf-8")
-    print_report(report, scores, records)
+    print_report(report, scores, records, a.folds)
     return 0
+
+
+# Cross-validation by site (``--folds``): the Dragnet sites split into fixed halves, so a rule chosen
+# on one half is judged on the other. WordPress has four sites of two themes' families: too few to split.
+FOLD_SOURCE = "dragnet"
+MAX_FOLDS = 26  # folds are labelled A, B, C, ...
+
+
+def fold_of(site: str, folds: int = 2) -> int:
+    """The fold of a site: the first byte of the SHA-1 of its name, modulo ``folds``. Stable across
+    runs, machines and corpus versions (a site never moves when sites are added or removed).
+
+    >>> [fold_of(s) for s in ("blog.ted.com", "legalnomads.com")]
+    [1, 0]
+    """
+    return hashlib.sha1(site.encode("utf-8")).digest()[0] % folds
+
+
+def fold_label(index: int) -> str:
+    return chr(ord("A") + index)
+
+
+def split_folds(scores: Sequence[SiteScore], folds: int) -> list[list[SiteScore]]:
+    """The ``FOLD_SOURCE`` sites of ``scores`` in ``folds`` groups (``fold_of``), in site order."""
+    out: list[list[SiteScore]] = [[] for _ in range(folds)]
+    for s in scores:
+        if s.source == FOLD_SOURCE:
+            out[fold_of(s.site, folds)].append(s)
+    return out
+
+
+def build_folds(scores: Sequence[SiteScore], folds: int) -> dict[str, object]:
+    """Per fold: its sites, macro and micro (with the pooled page counts, as score.py's ``micro``)."""
+    out: dict[str, object] = {}
+    for i, group in enumerate(split_folds(scores, folds)):
+        pooled_counts = pooled(group)
+        out[fold_label(i)] = {
+            "sites": [s.site for s in group],
+            "macro": macro(group) if group else None,
+            "micro": {**pooled_counts.values, **metrics(pooled_counts)} if group else None,
+        }
+    return out
+
+
+def print_folds(scores: Sequence[SiteScore], folds: int) -> None:
+    """Each fold's macro and micro, beside the other sources as the table above prints them."""
+    groups = split_folds(scores, folds)
+    print()
+    print(f"{folds}-fold cross-validation by site: {FOLD_SOURCE} sites split by sha1(site name)[0] % {folds}")
+    for i, group in enumerate(groups):
+        print(f"fold {fold_label(i)} ({len(group)} {FOLD_SOURCE} sites): {', '.join(s.site for s in group) or 'none'}")
+    print(_HEADER)
+    named = [(f"fold {fold_label(i)}", group) for i, group in enumerate(groups)]
+    others = sorted({s.source for s in scores} - {FOLD_SOURCE})
+    for label, group in named + [(src, [s for s in scores if s.source == src]) for src in others]:
+        print("-" * len(_HEADER))
+        if not group:
+            print(f"{label}: no {FOLD_SOURCE} site in this fold")
+            continue
+        n_c = sum(1 for s in group if s.counts["com_truth"])
+        row(f"{label} MACRO ({len(group)} sites, {n_c} w/ cmts)", macro(group), None)
+        row(f"{label} micro", metrics(pooled(group)), pooled(group).values)
+    print("-" * len(_HEADER))
+    for label, group in named:
+        if group:
+            m, total = macro(group), pooled(group)
+            mi = metrics(total)
+            print(
+                f"{label.upper()}: macro post F1 {_fmt(m['post_f1']).strip()} comment F1 {_fmt(m['com_f1']).strip()}"
+                f" | micro post F1 {_fmt(mi['post_f1']).strip()} comment F1 {_fmt(mi['com_f1']).strip()}"
+                f" | 0c-fp {total['zero_fp']}/{total['zero_pages']} c-miss {total['cmt_missed']}/{total['cmt_pages']}"
+                f" | {len(group)} sites"
+            )
 
 
 def print_records(records: dict[str, RecordCounts]) -> None:
@@ -268,27 +353,34 @@ def build_report(scores: list[SiteScore]) -> dict[str, object]:
     }
 
 
-def print_report(
-    report: dict[str, object], scores: list[SiteScore], records: dict[str, RecordCounts] | None = None
-) -> None:
-    hdr = (
-        f"{'source/site':<40} {'pages':>5} | {'POST P':>6} {'R':>6} {'F1':>6} | {'CMT P':>6} {'R':>6} {'F1':>6}"
-        f" | {'cnt=':>6} | {'0c-fp':>7} {'c-miss':>7}"
+_HEADER = (
+    f"{'source/site':<40} {'pages':>5} | {'POST P':>6} {'R':>6} {'F1':>6} | {'CMT P':>6} {'R':>6} {'F1':>6}"
+    f" | {'cnt=':>6} | {'0c-fp':>7} {'c-miss':>7}"
+)
+
+
+def row(name: str, m: dict[str, float | None], counts: dict[str, int] | None) -> None:
+    """One line of the score table: a site or an aggregate (``counts`` None: no page counts)."""
+    pages = f"{counts['pages']:>5}" if counts else f"{'':>5}"
+    fp = (
+        f"{counts['zero_fp']:>3}/{counts['zero_pages']:<3} {counts['cmt_missed']:>3}/{counts['cmt_pages']:<3}"
+        if counts
+        else f"{'':>7} {'':>7}"
     )
+    print(
+        f"{name[:40]:<40} {pages} | {_fmt(m['post_p'])} {_fmt(m['post_r'])} {_fmt(m['post_f1'])} |"
+        f" {_fmt(m['com_p'])} {_fmt(m['com_r'])} {_fmt(m['com_f1'])} | {_fmt(m['count_exact_rate'])} | {fp}"
+    )
+
+
+def print_report(
+    report: dict[str, object],
+    scores: list[SiteScore],
+    records: dict[str, RecordCounts] | None = None,
+    folds: int | None = None,
+) -> None:
+    hdr = _HEADER
     print(hdr)
-
-    def row(name: str, m: dict[str, float | None], counts: dict[str, int] | None) -> None:
-        pages = f"{counts['pages']:>5}" if counts else f"{'':>5}"
-        fp = (
-            f"{counts['zero_fp']:>3}/{counts['zero_pages']:<3} {counts['cmt_missed']:>3}/{counts['cmt_pages']:<3}"
-            if counts
-            else f"{'':>7} {'':>7}"
-        )
-        print(
-            f"{name[:40]:<40} {pages} | {_fmt(m['post_p'])} {_fmt(m['post_r'])} {_fmt(m['post_f1'])} |"
-            f" {_fmt(m['com_p'])} {_fmt(m['com_r'])} {_fmt(m['com_f1'])} | {_fmt(m['count_exact_rate'])} | {fp}"
-        )
-
     for src in sorted({s.source for s in scores}):
         print("-" * len(hdr))
         ss = [s for s in scores if s.source == src]
@@ -307,6 +399,8 @@ def print_report(
     mi = metrics(pooled(scores))
     row("ALL micro", mi, pooled(scores).values)
     print_records(records or {})
+    if folds:
+        print_folds(scores, folds)
     print(
         f"SUMMARY: macro post F1 {_fmt(m['post_f1']).strip()} comment F1 {_fmt(m['com_f1']).strip()}"
         f" | micro post F1 {_fmt(mi['post_f1']).strip()} comment F1 {_fmt(mi['com_f1']).strip()}"
@@ -339,6 +433,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--pipeline",
         action="store_true",
         help="as the crawl pipeline: first half of each site as a set, the rest page by page with its profile",
+    )
+    ev.add_argument(
+        "--folds",
+        type=int,
+        metavar="N",
+        help="also score the dragnet sites in N fixed folds by site (sha1 of the site name; 2: fold A / fold B):"
+        " choose a rule on one fold, report it on the other",
     )
     rp = sub.add_parser("report", help="static HTML report: each page with post and comment blocks painted")
     rp.add_argument("files", nargs="*", metavar="FILE", help="one site's saved pages")

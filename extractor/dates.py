@@ -6,9 +6,12 @@
     '2026-10-31T16:44:00'
     >>> parse_date("2026-11-11T06:54:09+00:00")
     '2026-11-11T06:54:09Z'
+    >>> read_date("November 11, 2026"), read_date("11/11/2026 4:20 PM")
+    (('2026-11-11', 'day'), ('2026-11-11T16:20:00', 'minute'))
 
 Times without a zone are returned without one (the page's local time); ISO values with an offset
-are converted to UTC and marked ``Z``.
+are converted to UTC and marked ``Z``. A date printed without a time is a day, ``YYYY-MM-DD``
+(not midnight: "November 11, 2026 at 12:00 am" is ``2026-11-11T00:00:00``).
 """
 
 from __future__ import annotations
@@ -101,6 +104,16 @@ _NEEDS: dict[str, re.Pattern[str]] = {
 _ISO_START = re.compile(r"\s*\d{4}")
 
 
+# An ISO value that is a calendar date alone ("2026-11-11", "20261111").
+_ISO_DAY = re.compile(r"\d{4}-?\d\d-?\d\d")
+# The time of an ISO value, from the "T" (or space) after its date: hours, minutes, seconds.
+_ISO_TIME = re.compile(r"[T ]\d\d:?\d\d(:?\d\d)?")
+# How precise a date is: the day alone ("2026-11-11": printed without a time), the minute (a
+# printed time, "6:54 am"; its ISO value has ":00" seconds) or the second (seconds shown, as in a
+# ``<time datetime>`` value).
+DAY, MINUTE, SECOND = "day", "minute", "second"
+
+
 def _iso_value(text: str) -> str | None:
     if _ISO_START.match(text) is None:
         return None
@@ -109,9 +122,20 @@ def _iso_value(text: str) -> str | None:
         dt = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         return None
+    if _ISO_DAY.fullmatch(value):
+        return dt.date().isoformat()
     if dt.tzinfo is not None:
         return dt.astimezone(UTC).replace(tzinfo=None).isoformat(timespec="seconds") + "Z"
     return dt.isoformat(timespec="seconds")
+
+
+def _iso_precision(text: str) -> str:
+    """The precision of an ISO value ``_iso_value`` read: a day alone, a time with or without seconds."""
+    value = text.strip()
+    if _ISO_DAY.fullmatch(value):
+        return DAY
+    time = _ISO_TIME.search(value)
+    return SECOND if time is not None and time.group(1) else MINUTE
 
 
 def parse_date(text: str | None) -> str | None:
@@ -120,19 +144,28 @@ def parse_date(text: str | None) -> str | None:
     return found[0] if found is not None else None
 
 
+def read_date(text: str | None) -> tuple[str, str] | None:
+    """``parse_date``'s value and its precision (``DAY``, ``MINUTE`` or ``SECOND``), or None."""
+    if not text or not _YEAR.search(text):
+        return None
+    found = _date_match(text)
+    return (found[0], found[2]) if found is not None else None
+
+
 def date_match(text: str | None) -> tuple[str, int] | None:
     """The date as ``parse_date`` reads it and where it starts in ``text`` ("Ann August 1, 2026": 4)."""
     if not text or not _YEAR.search(text):
         return None
-    return _date_match(text)
+    found = _date_match(text)
+    return (found[0], found[1]) if found is not None else None
 
 
 # Short texts repeat across a site's pages (sidebar dates, bylines, "2 comments"): a bounded memo.
 @lru_cache(maxsize=16384)
-def _date_match(text: str) -> tuple[str, int] | None:
+def _date_match(text: str) -> tuple[str, int, str] | None:
     iso = _iso_value(text)
     if iso:
-        return iso, 0
+        return iso, 0, _iso_precision(text)
     for pattern, order in _PATTERNS:
         need = _NEEDS.get(order)
         if need is not None and need.search(text) is None:
@@ -166,13 +199,16 @@ def _date_match(text: str) -> tuple[str, int] | None:
             dt = datetime(year, month, day, h, int(minute) if minute else 0, int(second) if second else 0)
         except ValueError:
             continue
+        # no time printed: the day alone, not its midnight
+        iso = dt.isoformat(timespec="seconds") if hour else dt.date().isoformat()
+        precision = DAY if not hour else SECOND if second else MINUTE
         weekday = _weekday_before(text, m.start())
         start = (
             weekday.start()
             if weekday is not None and (weekday.start() == 0 or not text[weekday.start() - 1].isalpha())
             else m.start()
         )
-        return dt.isoformat(timespec="seconds"), start
+        return iso, start, precision
     return None
 
 

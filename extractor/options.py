@@ -68,6 +68,10 @@ class Options:
     # comments (D14), as a site profile that learned no comment layout already treats them. Off by
     # default: an undated lone comment ("First!") is lost with them.
     lone_comments: bool = False
+    # Issue 20: a comment block stands only inside a region that the page itself shows to hold
+    # comments (comment vocabulary, repeated dated units, author lines: evidence.py); "unique and
+    # not post" alone is not a reader comment. Also labels each page with how it was decided.
+    comment_evidence: bool = False
 
     def but(self, **changes: object) -> Options:
         """A copy with some fields changed: ``DEFAULT.but(reextract=False)``."""
@@ -90,6 +94,7 @@ DEFAULT = Options(
     linked_titles=True,
     post_gaps=True,
     title_echoes=True,
+    comment_evidence=True,
 )
 
 PRESETS: dict[str, Options] = {"paper": PAPER, "default": DEFAULT}

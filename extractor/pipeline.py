@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from .blocks import Block, _cpasses, parse_blocks  # type: ignore[attr-defined]
 from .decode import decode_html
+from .evidence import FALLBACK, SET, SINGLE_PAGE, Evidence, confidence, detect_section, veto
 from .fallback import Fallback, dated_comment_region, feed_comment_ids, identifier_region
 from .features import block_vectors
 from .identifiers import (
@@ -89,6 +90,16 @@ class PageExtraction:
     template_match: float | None = None
     # Individual comments (records.py); ``comments`` holds their texts when they were found.
     comment_records: list[CommentRecord] = field(default_factory=list)
+    # How the page was decided (evidence.py: "set", "profile", "every-page-has-comments fallback",
+    # "single page") and with what confidence (0-1); None unless the comment_evidence option is on.
+    method: str | None = None
+    confidence: float | None = None
+
+    def decision(self) -> dict[str, object]:
+        """``{"method": ..., "confidence": ...}`` when they were set, else empty (the paper preset)."""
+        if self.method is None:
+            return {}
+        return {"method": self.method, "confidence": self.confidence}
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -98,6 +109,7 @@ class PageExtraction:
             "comment_records": [r.as_json() for r in self.comment_records],
             "error": self.error,
             "warnings": self.warnings,
+            **self.decision(),
         }
 
 
@@ -215,7 +227,11 @@ def set_outputs(parsed: Sequence[ParsedPage], roles: SiteRoles, options: Options
             out.append(PageExtraction(p.url, encoding=p.encoding, error=p.error, warnings=p.warnings))
             continue
         page_records = records[ok] if records is not None else None
-        out.append(page_output(p, roles.roles[ok], roles.idents[ok], roles.warnings, page_records))
+        result = page_output(p, roles.roles[ok], roles.idents[ok], roles.warnings, page_records)
+        if roles.evidence is not None:
+            result.method = roles.method
+            result.confidence = confidence(roles.method, roles.evidence[ok])
+        out.append(result)
         ok += 1
     return out
 
@@ -234,6 +250,8 @@ class SiteRoles:
     warnings: list[str]
     main_id: str | None = None  # the post identifier with the most text (D6)
     fallback: Fallback | None = None  # how comments were found without a comment-free page (D9)
+    method: str = SET  # how the set was decided (evidence.py)
+    evidence: list[Evidence | None] | None = None  # per page, with the comment_evidence option
 
 
 def classify(
@@ -311,7 +329,35 @@ def classify(
         if note:
             warnings.append(note)
     roles = [page_rules(bl, r, ids, u, options) for bl, r, ids, u in zip(blocks, roles, idents, unique, strict=True)]
-    return SiteRoles(roles, idents, content, unique, eligible, post_ids, metadata_ids, warnings, main_id, fallback)
+    method = SET if len(pages) > 1 else SINGLE_PAGE
+    if fallback is not None:
+        method = FALLBACK
+    evidence: list[Evidence | None] | None = None
+    if options.comment_evidence:
+        roles, evidence, note = comment_regions(blocks, roles, method)
+        if note:
+            warnings.append(note)
+    site = SiteRoles(roles, idents, content, unique, eligible, post_ids, metadata_ids, warnings, main_id, fallback)
+    site.method, site.evidence = method, evidence
+    return site
+
+
+ONE_PAGE_COMMENTS = "comments of a set of one page come from its own comment markup alone"
+
+
+def comment_regions(
+    blocks: Sequence[Sequence[Block]], roles: list[list[str]], method: str
+) -> tuple[list[list[str]], list[Evidence | None], str]:
+    """Issue 20: comment blocks stand only where the page shows comment evidence (evidence.veto);
+    a page alone finds its comment section by that evidence (evidence.detect_section). Returns the
+    roles, each page's evidence (None without comment blocks) and a warning."""
+    note = ""
+    if method == SINGLE_PAGE:
+        found = [detect_section(bl, r) for bl, r in zip(blocks, roles, strict=True)]
+        if found != roles:
+            roles, note = found, ONE_PAGE_COMMENTS
+    vetoed = [veto(bl, r) for bl, r in zip(blocks, roles, strict=True)]
+    return [r for r, _ in vetoed], [ev for _, ev in vetoed], note
 
 
 NO_COMMENTS = "no comments found in the set: if every page has comments they were taken as post"

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 
 from .blocks import Block
+from .evidence import PROFILE, confidence, veto
 from .fallback import Fallback, dated_comment_region, feed_comment_ids, identifier_region
 from .identifiers import assign_identifiers, once_identifiers, page_candidates
 from .matching import DistinctVectors, FingerprintIndex, Vector
@@ -93,6 +94,9 @@ class SiteProfile:
         if parsed.error is not None:
             return PageExtraction(parsed.url, encoding=parsed.encoding, error=parsed.error, warnings=parsed.warnings)
         roles, idents, match = self.roles(parsed)
+        evidence = None
+        if self.options.comment_evidence:
+            roles, evidence = veto(parsed.blocks, roles)
         records: list[CommentRecord] | None = None
         if self.comments is not None:
             records = self.comments.records(parsed.blocks, roles)
@@ -105,6 +109,9 @@ class SiteProfile:
             records = found[0] if found is not None else single_unit_records(parsed.blocks, roles)
         out = page_output(parsed, roles, idents, [], records)
         out.template_match = match
+        if self.options.comment_evidence:
+            out.method = PROFILE
+            out.confidence = confidence(PROFILE, evidence)
         return out
 
     def roles(self, parsed: ParsedPage) -> tuple[list[str], list[str], float]:

@@ -11,7 +11,9 @@ unit, language-independently, from structure alone:
    the same tag); their tag and the class tokens most of them share form the unit signature. The
    set votes, so pages with a single comment use what the others showed.
 2. **Units (per page).** Blocks matching the signature that hold comment blocks are comments;
-   replies are units nested in units (parent = nearest enclosing unit).
+   replies are units nested in units (parent = nearest enclosing unit). A dated block inside a
+   unit of the unit root's kind is a reply too when the signature missed it (learned where every
+   comment had depth 1, it holds "depth-1", not "depth-2"): ``replies.py``.
 3. **Slots (per set).** Each block of a unit is placed by its path from the unit root (tags and
    first class token). Slots are typed over all units of the set: a *date* slot holds dates (a
    ``<time datetime>`` or a printed date); an *author* slot holds one short, varying line per unit
@@ -29,7 +31,8 @@ from dataclasses import dataclass, field
 
 from .authors import cut_bylines, shared_affixes, shared_note
 from .blocks import HEADINGS, Block
-from .dates import date_match, parse_date, relative_match
+from .dates import date_match, read_date, relative_match
+from .replies import split_replies, units_with_replies
 from .separate import COMMENT, POST
 from .units import (
     SHORT_SLOT_CHARS,
@@ -37,7 +40,6 @@ from .units import (
     Unit,
     UnitSignature,
     date_line,
-    find_units,
     learn_signature,
 )
 
@@ -48,17 +50,19 @@ class CommentRecord:
 
     text: str
     author: str | None = None
-    date: str | None = None  # ISO 8601 when it parses
+    date: str | None = None  # ISO 8601 when it parses (a day alone: YYYY-MM-DD)
     date_raw: str | None = None
     parent: int | None = None  # position of the comment replied to
     position: int = 0  # order on the page, from 0
     xpath: str = ""  # the unit's root element
+    date_precision: str | None = None  # "day" (a date printed without a time: "2026-11-11"), "minute", "second"
 
     def as_json(self) -> dict[str, object]:
         return {
             "text": self.text,
             "author": self.author,
             "date": self.date,
+            "date_precision": self.date_precision,
             "date_raw": self.date_raw,
             "parent": self.parent,
             "position": self.position,
@@ -282,7 +286,7 @@ def build_records(
     records: list[CommentRecord] = []
     for position, unit in enumerate(units):
         lines: list[str] = []
-        author = date = date_raw = None
+        author = date = date_raw = precision = None
         for b in unit.own:
             slot = _slot(b, unit, blocks)
             if slot == kinds.author and author is None and b.text:
@@ -291,12 +295,14 @@ def build_records(
                 if kinds.author_before_date and author is None:
                     author = _author(_before_date(b.text), kinds)
                 date_raw = b.datetimes[0] if b.datetimes else b.text
-                date = parse_date(date_raw) or parse_date(b.text)
+                date, precision = read_date(date_raw) or read_date(b.text) or (None, None)
                 if b.text:
                     date_raw = b.text if not b.datetimes else date_raw
             elif slot in kinds.text and roles[b.index] != POST and b.text:
                 lines.append(b.text)
-        records.append(CommentRecord("\n".join(lines), author, date, date_raw, unit.parent, position, unit.root.xpath))
+        records.append(
+            CommentRecord("\n".join(lines), author, date, date_raw, unit.parent, position, unit.root.xpath, precision)
+        )
     cut_bylines(records)
     return records
 
@@ -310,7 +316,7 @@ class CommentLayout:
 
     def records(self, blocks: Sequence[Block], roles: Sequence[str]) -> list[CommentRecord]:
         """The comment records of one page of the site."""
-        return build_records(blocks, roles, find_units(blocks, roles, self.signature), self.kinds)
+        return build_records(blocks, roles, units_with_replies(blocks, roles, self.signature), self.kinds)
 
     def to_json(self) -> dict[str, object]:
         k = self.kinds
@@ -356,7 +362,7 @@ def _learn(
     signature = learn_signature(pages, roles, dated_only)
     if signature is None:
         return None
-    units = [find_units(blocks, page_roles, signature) for blocks, page_roles in zip(pages, roles, strict=True)]
+    units = [units_with_replies(blocks, page_roles, signature) for blocks, page_roles in zip(pages, roles, strict=True)]
     kinds = learn_slots(list(zip(pages, roles, units, strict=True)))
     if not _worded(pages, units, kinds):
         return None, units
@@ -443,7 +449,7 @@ def single_unit_records(blocks: Sequence[Block], roles: Sequence[str]) -> list[C
         return []
     # the unit is the whole block (a signature made from one element would also match the
     # unclassed blocks inside it and cut it into pieces)
-    units = [Unit(blocks[root], None, list(blocks[root : root + size]), {root})]
+    units = split_replies(blocks, [Unit(blocks[root], None, list(blocks[root : root + size]), {root})])
     return build_records(blocks, roles, units, learn_slots([(blocks, roles, units)]))
 
 

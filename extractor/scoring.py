@@ -244,8 +244,9 @@ def _align(truth: Sequence[Mapping[str, object]], pred: Sequence[Mapping[str, ob
 def date_matches(truth: str | None, pred: str | None) -> bool:
     """Same instant up to a whole-hour time-zone shift (pages print local time), to the minute.
 
-    A printed date without a time matches when the truth instant falls on that calendar day in
-    some zone from UTC-12 to UTC+14: from 14 h before the day's start to 12 h after its end.
+    A date without a time ("2026-11-11", a day printed alone) matches when the truth instant falls
+    on that calendar day in some zone from UTC-12 to UTC+14: from 14 h before the day's start to
+    12 h after its end. A time of midnight is a time.
     """
     from datetime import datetime
 
@@ -256,8 +257,8 @@ def date_matches(truth: str | None, pred: str | None) -> bool:
         p = datetime.fromisoformat(pred.replace("Z", "+00:00")).replace(tzinfo=None)
     except ValueError:
         return False
-    if p.hour == 0 and p.minute == 0 and p.second == 0 and "T00:00:00" in pred:
-        return -14 * 3600 <= (t - p).total_seconds() < 36 * 3600  # date only
+    if "T" not in pred.strip():
+        return -14 * 3600 <= (t - p).total_seconds() < 36 * 3600  # a day alone
     delta = abs((p - t).total_seconds())
     if delta > 14 * 3600 + 60:
         return False

@@ -72,7 +72,7 @@ def test_extract_files_writes_one_line_per_file(site_files, tmp_path):
     assert run.returncode == 0, run.stderr
     rows = read_jsonl(out)
     assert [r["file"] for r in rows] == [str(f) for f in site_files]
-    assert all(set(r) == {"file", "post", "comments"} for r in rows)
+    assert all(set(r) == {"file", "post", "comments", "method", "confidence"} for r in rows)  # issue 20
 
 
 def test_extract_files_separates_post_and_comments(site_files, tmp_path):
@@ -144,7 +144,7 @@ def test_extract_corpus_one_line_per_page_relative_to_root(small_corpus, tmp_pat
     )
     assert sorted(files) == expected
     assert len(files) == len(set(files))
-    assert all(set(r) == {"file", "post", "comments"} for r in rows)
+    assert all(set(r) == {"file", "post", "comments", "method", "confidence"} for r in rows)  # issue 20
 
 
 def test_extract_corpus_matches_truth_files(small_corpus, tmp_path):

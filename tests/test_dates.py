@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from extractor import dates
-from extractor.dates import date_match, is_dated, parse_date, relative_match
+from extractor.dates import date_match, is_dated, parse_date, read_date, relative_match
 
 
 @pytest.mark.parametrize(
@@ -18,7 +18,7 @@ from extractor.dates import date_match, is_dated, parse_date, relative_match
     [
         ("November 11, 2026 at 6:54 am", "2026-11-11T06:54:00"),
         ("11 November 2026 18:54", "2026-11-11T18:54:00"),
-        ("Sept. 3, 2012", "2012-09-03T00:00:00"),
+        ("Sept. 3, 2012", "2012-09-03"),
         ("on Nov 1st 2012 8:30PM", "2012-11-01T20:30:00"),
         ("2026年10月31日 午後4:44", "2026-10-31T16:44:00"),
         ("2026年10月31日 午前9時05分", "2026-10-31T09:05:00"),
@@ -48,6 +48,30 @@ def test_printed_dates(text: str, iso: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "iso", "precision"),
+    [
+        # a day printed alone is that day, not its midnight
+        ("November 11, 2026", "2026-11-11", "day"),
+        ("2026年11月11日", "2026-11-11", "day"),
+        ("11/11/2026", "2026-11-11", "day"),
+        ("11.11.2026", "2026-11-11", "day"),
+        ("2026-11-11", "2026-11-11", "day"),
+        ("Posted on Wednesday, November 11, 2026 | Reply", "2026-11-11", "day"),
+        # a printed time is read to the minute, midnight included; seconds when shown
+        ("November 11, 2026 at 12:00 am", "2026-11-11T00:00:00", "minute"),
+        ("2026/06/16 14:06", "2026-06-16T14:06:00", "minute"),
+        ("2026-11-11T06:54", "2026-11-11T06:54:00", "minute"),
+        ("11.11.2026 18:54:33", "2026-11-11T18:54:33", "second"),
+        ("2026-11-11T06:54:09+00:00", "2026-11-11T06:54:09Z", "second"),
+        ("2026-11-11 00:00:00", "2026-11-11T00:00:00", "second"),
+    ],
+)
+def test_dates_read_with_their_precision(text: str, iso: str, precision: str) -> None:
+    assert read_date(text) == (iso, precision)
+    assert parse_date(text) == iso
+
+
+@pytest.mark.parametrize(
     "text",
     ["Mayor 12, 2020 votes", "3 comments", "Reply", "", "Chapter 11 of 2026", "Sunset 14, 2012", "192.168.1.1"],
 )
@@ -56,8 +80,8 @@ def test_not_dates(text: str) -> None:
 
 
 def test_date_match_says_where_the_date_starts() -> None:
-    assert date_match("Dan O'Brien August 1, 2026Reply") == ("2026-08-01T00:00:00", 12)
-    assert date_match("2026-11-11") == ("2026-11-11T00:00:00", 0)
+    assert date_match("Dan O'Brien August 1, 2026Reply") == ("2026-08-01", 12)
+    assert date_match("2026-11-11") == ("2026-11-11", 0)
 
 
 @pytest.mark.parametrize(

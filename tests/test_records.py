@@ -102,7 +102,8 @@ def test_a_name_before_the_date_on_one_line_is_the_author() -> None:
     out = extract_site([_date_line_page(0, 0), _date_line_page(1, 3), _date_line_page(2, 0), _date_line_page(3, 4)])
     records = out[3].comment_records
     assert [r.author for r in records] == [NAMES[(3 + k) % len(NAMES)] for k in range(4)]
-    assert [r.date for r in records] == [f"2026-08-0{k + 1}T00:00:00" for k in range(4)]
+    assert [r.date for r in records] == [f"2026-08-0{k + 1}" for k in range(4)]  # a day alone
+    assert {r.date_precision for r in records} == {"day"}
 
 
 def _vote_page(i: int, n_comments: int) -> Page:
@@ -260,4 +261,7 @@ def test_loose_comment_blocks_without_a_unit_are_not_comments_with_d14() -> None
     strict = DEFAULT.but(lone_comments=True)
     assert not any(p.comments for p in extract_site(pages, strict))
     assert not any(b.role == "comment" for p in extract_site(pages, strict) for b in p.blocks)
-    assert any(p.comments for p in extract_site(pages))  # off by default: an undated lone comment stays
+    # off by default: an undated lone comment stays, unless (D15, issue 20) nothing on the page
+    # says "reader comment", as here
+    assert any(p.comments for p in extract_site(pages, DEFAULT.but(comment_evidence=False)))
+    assert not any(p.comments for p in extract_site(pages))

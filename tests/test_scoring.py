@@ -217,11 +217,14 @@ def test_summary_lines_agree(both_reports):
 def test_a_printed_day_matches_an_instant_on_that_day_in_some_zone() -> None:
     date_matches = scoring.date_matches
     # 21:16 UTC on 2 January is 3 January from UTC+3 on: a theme printing "January 3, 2026" is right
-    assert date_matches("2026-01-02T21:16:21Z", "2026-01-03T00:00:00")
-    assert date_matches("2026-01-03T23:59:00Z", "2026-01-03T00:00:00")
-    assert date_matches("2026-01-04T11:00:00Z", "2026-01-03T00:00:00")  # UTC-12 is still on the 3rd
-    assert not date_matches("2026-01-04T13:00:00Z", "2026-01-03T00:00:00")
-    assert not date_matches("2026-01-02T09:00:00Z", "2026-01-03T00:00:00")
+    assert date_matches("2026-01-02T21:16:21Z", "2026-01-03")
+    assert date_matches("2026-01-03T23:59:00Z", "2026-01-03")
+    assert date_matches("2026-01-04T11:00:00Z", "2026-01-03")  # UTC-12 is still on the 3rd
+    assert not date_matches("2026-01-04T13:00:00Z", "2026-01-03")
+    assert not date_matches("2026-01-02T09:00:00Z", "2026-01-03")
+    # midnight printed with its time ("12:00 am") is that minute, not the whole day
+    assert date_matches("2026-01-02T15:00:00Z", "2026-01-03T00:00:00")  # UTC+9
+    assert not date_matches("2026-01-03T23:59:00Z", "2026-01-03T00:00:00")
     # with a time: the same instant up to a whole-hour zone shift
     assert date_matches("2026-01-02T21:16:21Z", "2026-01-03T06:16:00")
     assert not date_matches("2026-01-02T21:16:21Z", "2026-01-03T06:46:00")

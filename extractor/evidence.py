@@ -1,0 +1,421 @@
+"""Evidence that a region of one page holds reader comments, independent of the set (issue 20).
+
+    >>> from extractor.blocks import parse_blocks
+    >>> blocks = parse_blocks('<body><p>Post</p><div id="comments"><h3>2 Comments</h3>'
+    ...     '<div class="c"><p>Ann</p><p>May 2, 2024</p><p>Nice.</p></div>'
+    ...     '<div class="c"><p>Bob</p><p>May 3, 2024</p><p>Thanks.</p></div></div></body>')
+    >>> ev = comment_evidence(blocks)
+    >>> [b.text for b in blocks if b.text and ev.signals(b.index) >= 2]
+    ['Ann', 'May 2, 2024', 'Nice.', 'Bob', 'May 3, 2024', 'Thanks.']
+
+The set method (2013 §3.6) calls a block a comment when it is unique to its page and its identifier
+does not carry the post: nothing in that verdict says "reader comment", so a byline, an author box,
+a product box or a teaser unique to one page becomes a comment too. Three page-level signals, each
+read from the page alone:
+
+* **vocabulary**: the block or an enclosing element has an id or class token naming a comment
+  section (``comments``, ``commentlist``, ``reply``, ``respond``, ``discussion``, ``disqus``,
+  ``UserComments``, コメント, 评论, 댓글, ...), or a comment-section heading ("3 Comments",
+  "Leave a Reply", "Responses to ...") comes before it in an enclosing element;
+* **dated units**: the block is inside one of at least two alike sibling elements (same tag, a
+  shared class token or none) most of which hold a date line (printed, ``<time datetime>``, or
+  relative like "17 hours ago");
+* **author lines**: that unit opens with a short line that names someone ("Ann says:", "by Ann",
+  "Ann wrote:") or a short line just before its date.
+
+``veto`` (the ``comment_evidence`` option) keeps a comment block only where the page shows at
+least one of them; the set's own verdict is the other signal. Vocabulary alone never makes a
+comment section where the set saw none (``detect_section`` needs two signals).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import compress
+
+from .blocks import HEADINGS, Block
+from .separate import BOILERPLATE, COMMENT, POST
+from .units import (
+    SHORT_SLOT_CHARS,
+    DateLines,
+    children,
+    share_holds,
+    subtree_sums,
+)
+
+# Id/class tokens naming a comment section or a comment. Tokens that count or link to comments
+# from a post's byline ("comment-count", "comments-link") or report whether comments are open
+# name no region of comments.
+_VOCAB = re.compile(
+    r"comment|kommentar|commentaire|comentario|коммент|reply|replies|respond|responses|discussion|disqus"
+    r"|talkback|コメント|评论|評論|留言|댓글",
+    re.I,
+)
+_NOT_REGION = re.compile(r"count|link|num|open|closed|icon|button|btn|share|rss|feed|policy|form|tool", re.I)
+# A comment section's heading: "Comments", "3 Responses to “Title”", "Leave a Reply", "Discussion".
+_HEADING = re.compile(
+    r"^\W*(?:\d+\s+)?(?:comments?|responses?|replies|reader comments|discussion|leave a (?:reply|comment)"
+    r"|(?:\d+\s+)?thoughts? on|what (?:people|readers) (?:are saying|say|think)|join the discussion"
+    r"|コメント|评论|댓글|kommentare?|commentaires?|comentarios?)\b",
+    re.I,
+)
+HEADING_MAX_CHARS = 120
+# An author line: "Ann says:", "Ann wrote:", "by Ann", "Posted by Ann" (short, a name-like start).
+_AUTHOR = re.compile(r"(?:^(?:posted\s+)?by\s+\S)|(?:\S\s*(?:says|said|wrote|writes)\s*:?\s*$)", re.I)
+AUTHOR_MAX_CHARS = 60
+# The forms that sign a reader's comment (not a post's "by Name" byline), and a reply link.
+_SAYS = re.compile(r"\S\s*(?:says|said|wrote|writes)\s*:?\s*$", re.I)
+_REPLY = re.compile(r"^\W*(?:reply|respond|antworten|répondre|responder|rispondi|返信|回复|답글)\W*$", re.I)
+LONE_UNIT_MAX_BLOCKS = 20
+# Share of a sibling group that must hold a date line to be a list of dated units.
+DATED_SHARE = 0.6
+# The median unit of a dated list has at most this many blocks (a comment's author, date,
+# paragraphs, links, a few replies), so that a page's header and body columns are not units.
+UNIT_MAX_BLOCKS = 60
+
+VOCABULARY = 1
+DATED_UNITS = 2
+AUTHOR_LINES = 4
+
+
+def role_indices(roles: Sequence[str], role: str) -> list[int]:
+    """Indices of the blocks of one role: ``role_indices(["post", "comment"], "comment")`` = [1]."""
+    return list(compress(range(len(roles)), map(role.__eq__, roles)))
+
+
+@lru_cache(maxsize=8192)
+def vocabulary_token(value: str | None) -> bool:
+    """Whether an id or class attribute names a comment region: ``vocabulary_token("commentlist")``."""
+    if not value:
+        return False
+    return any(_VOCAB.search(t) and not _NOT_REGION.search(t) for t in value.split())
+
+
+def comment_heading(block: Block) -> bool:
+    """A short heading-like line that opens a comment section ("12 Comments", "Leave a Reply")."""
+    text = block.text
+    if not text or len(text) > HEADING_MAX_CHARS or "\n" in text or block.link_density > 0.5:
+        return False
+    return (block.tag in HEADINGS or len(text) <= 40) and _HEADING.search(text) is not None
+
+
+def author_line(text: str) -> bool:
+    return 0 < len(text) <= AUTHOR_MAX_CHARS and "\n" not in text and _AUTHOR.search(text) is not None
+
+
+@dataclass(slots=True)
+class Evidence:
+    """Per block of one page, the comment signals it sits in (a bit set of the constants above)."""
+
+    flags: list[int]
+    asked: Sequence[int] = ()  # with roles: the comment blocks (role_indices), for the veto
+    # comment text characters the set proposed and the veto kept (confidence)
+    proposed: int = 0
+    kept: int = 0
+
+    def signals(self, index: int) -> int:
+        """How many distinct signals hold for the block."""
+        return bin(self.flags[index]).count("1")
+
+    def any(self, index: int) -> bool:
+        return self.flags[index] != 0
+
+
+def comment_evidence(blocks: Sequence[Block], roles: Sequence[str] | None = None) -> Evidence:
+    """The page's comment signals, per block (see the module docstring).
+
+    With ``roles`` (the veto), only the comment blocks are asked about, a heading followed by post
+    text in its scope is a post's byline ("Comments (3)"), not a section's, and the page's
+    structure is read only around comment blocks that no vocabulary names (the veto needs one
+    signal; a set's pages are mostly template). Without, every block is (the single-page detector).
+    """
+    n = len(blocks)
+    flags = [0] * n
+    if not n:
+        return Evidence(flags)
+    targets: Sequence[int] = range(n) if roles is None else role_indices(roles, COMMENT)
+    vocab = [-1] * n  # memo: the block or an enclosing element names a comment region
+    headings = _Headings(blocks, roles)
+    for t in targets:
+        if _vocabulary(blocks, vocab, t) or headings.before(t):
+            flags[t] |= VOCABULARY
+    bearing = None
+    if roles is None:
+        lines = DateLines(blocks)
+        parents: Sequence[int] = range(n)
+    else:
+        unnamed = [0] * n
+        for t in targets:
+            if not flags[t]:
+                unnamed[t] = 1
+        if not any(unnamed):
+            return Evidence(flags, targets)
+        lines = DateLines(blocks)
+        # a list of units has a unit-sized member that holds an unnamed comment block
+        bearing = subtree_sums(unnamed, blocks)
+        sizes = lines.sizes
+        parents = sorted({blocks[k].parent for k in compress(range(n), bearing) if sizes[k] <= UNIT_MAX_BLOCKS} - {-1})
+    kids = children(blocks)
+    # dated units: alike siblings, most holding a date line, each unit's subtree marked
+    for parent in parents:
+        members = kids[parent]
+        if len(members) < 2:
+            continue
+        by_tag: dict[str, list[int]] = {}
+        for k in members:
+            if blocks[k].tag not in HEADINGS:
+                by_tag.setdefault(blocks[k].tag, []).append(k)
+        for tag_members in by_tag.values():
+            if len(tag_members) < 2:
+                continue
+            for group in _alike_groups(blocks, tag_members):
+                if len(group) < 2:
+                    continue
+                # units, not wrappers: a page's header and body columns both hold a date too
+                sizes = sorted(lines.sizes[k] for k in group)
+                if sizes[len(sizes) // 2] > UNIT_MAX_BLOCKS or not share_holds(group, lines.holds, DATED_SHARE):
+                    continue
+                dated = [k for k in group if lines.holds(k)]
+                authored = sum(1 for k in dated if _has_author(blocks, k, lines))
+                bit = DATED_UNITS | (AUTHOR_LINES if authored * 2 >= len(group) else 0)
+                for k in (*group, *_paired(blocks, members, group)):
+                    for j in range(k, k + lines.sizes[k]):
+                        flags[j] |= bit
+    # a lone unit: a small element holding a date line and a "Name says:" line or a reply link
+    _lone_units(blocks, flags, lines, bearing)
+    return Evidence(flags, targets if roles is not None else ())
+
+
+def _vocabulary(blocks: Sequence[Block], memo: list[int], i: int) -> int:
+    """Whether block ``i`` or an enclosing element (not ``body``: a body class says what the page
+    is, not where its comments are) has a comment-region id or class; ``memo`` caches per block."""
+    path = []
+    while i >= 0 and memo[i] < 0:
+        path.append(i)
+        i = blocks[i].parent
+    found = memo[i] if i >= 0 else 0
+    for j in reversed(path):
+        b = blocks[j]
+        if not found and b.tag != "body" and (vocabulary_token(b.element_id) or vocabulary_token(b.element_class)):
+            found = 1
+        memo[j] = found
+    return found
+
+
+class _Headings:
+    """Whether a comment heading comes before a block in an enclosing element: a heading marks
+    what follows it in its parent (in its grandparent when it sits alone in a wrapper). With
+    ``roles``, a heading followed by post text in that scope marks nothing."""
+
+    __slots__ = ("_blocks", "_first", "_roles", "_spoilt")
+
+    def __init__(self, blocks: Sequence[Block], roles: Sequence[str] | None) -> None:
+        self._blocks = blocks
+        self._roles = roles
+        self._first: dict[int, int] = {}  # block -> the first heading among its previous siblings, or -1
+        self._spoilt: dict[int, bool] = {}  # element -> post text follows its first heading
+
+    def before(self, t: int) -> bool:
+        blocks = self._blocks
+        node = t
+        while node >= 0 and blocks[node].parent > 0:  # the outermost block (the page) is no scope
+            h = self._first_before(node)
+            if h >= 0 and not self._post_after(blocks[node].parent, h):
+                return True
+            node = blocks[node].parent
+        return False
+
+    def _first_before(self, node: int) -> int:
+        """The earliest comment heading among ``node``'s previous siblings (or alone inside one)."""
+        blocks, first = self._blocks, self._first
+        chain = []
+        k = blocks[node].prev_sibling
+        while k >= 0 and k not in first:
+            chain.append(k)
+            k = blocks[k].prev_sibling
+        found = first.get(k, -1) if k >= 0 else -1
+        for k in reversed(chain):  # from the earliest sibling on
+            if found < 0:
+                found = _heading_at(blocks, k)
+            first[k] = found
+        return found if not chain else first[chain[0]]
+
+    def _post_after(self, scope: int, h: int) -> bool:
+        if self._roles is None:
+            return False
+        spoilt = self._spoilt.get(scope)
+        if spoilt is None:
+            roles, blocks = self._roles, self._blocks
+            end = _subtree_end(blocks, scope)
+            spoilt = self._spoilt[scope] = any(roles[j] == POST and blocks[j].text for j in range(h + 1, end))
+        return spoilt
+
+
+def _heading_at(blocks: Sequence[Block], k: int) -> int:
+    """``k`` if it is a comment heading, its only child if that is one (a heading in a wrapper), else -1."""
+    if comment_heading(blocks[k]):
+        return k
+    inner = k + 1
+    if inner < len(blocks) and blocks[inner].parent == k and comment_heading(blocks[inner]):
+        after = inner + 1
+        if after >= len(blocks) or blocks[after].parent not in (k, inner):
+            return inner
+    return -1
+
+
+def _lone_units(blocks: Sequence[Block], flags: list[int], lines: DateLines, bearing: Sequence[int] | None) -> None:
+    """A page with one comment shows no repetition: the smallest enclosing element (of at most
+    ``LONE_UNIT_MAX_BLOCKS`` blocks, up to three levels up) of a text block that holds a date line
+    and an author line in the "says:" form or a reply link marks its subtree with AUTHOR_LINES."""
+    tested: dict[int, bool] = {}
+    for b in blocks:
+        if not b.text or flags[b.index] & AUTHOR_LINES or (bearing is not None and not bearing[b.index]):
+            continue
+        node = b.parent
+        for _ in range(3):
+            if node <= 0 or lines.sizes[node] > LONE_UNIT_MAX_BLOCKS:
+                break
+            found = tested.get(node)
+            if found is None:
+                end = node + lines.sizes[node]
+                found = tested[node] = any(_signed(blocks[j].text) for j in range(node, end)) and lines.holds(node)
+            if found:
+                for j in range(node, node + lines.sizes[node]):
+                    flags[j] |= AUTHOR_LINES
+                break
+            node = blocks[node].parent
+
+
+def _signed(text: str) -> bool:
+    return 0 < len(text) <= AUTHOR_MAX_CHARS and (_SAYS.search(text) is not None or _REPLY.match(text) is not None)
+
+
+def _paired(blocks: Sequence[Block], members: Sequence[int], group: Sequence[int]) -> list[int]:
+    """The siblings a unit runs on through: of the tag that follows at least half of the units
+    (the ``<dd>`` text after a dated ``<dt>``), those that follow one (``units.pair_tags``)."""
+    units = set(group)
+    after = [j for j in members if blocks[j].prev_sibling in units and j not in units]
+    if not after:
+        return []
+    tag, count = Counter(blocks[j].tag for j in after).most_common(1)[0]
+    return [j for j in after if blocks[j].tag == tag] if count * 2 >= len(group) else []
+
+
+def _alike_groups(blocks: Sequence[Block], members: Sequence[int]) -> list[list[int]]:
+    """Siblings of one tag split by their first class token (units of a list share one; unclassed
+    siblings form one group)."""
+    groups: dict[str, list[int]] = {}
+    for k in members:
+        value = blocks[k].element_class
+        groups.setdefault(min(value.split(), default="") if value else "", []).append(k)
+    return list(groups.values())
+
+
+def _has_author(blocks: Sequence[Block], k: int, lines: DateLines) -> bool:
+    """The unit holds an author line, or a short line just before its first date line."""
+    end = k + lines.sizes[k]
+    previous = ""
+    for j in range(k, end):
+        text = blocks[j].text
+        if not text:
+            continue
+        if author_line(text):
+            return True
+        if lines.holds(j) and lines.sizes[j] == 1:
+            # a name is a few words; a headline before its date (a news list) is longer
+            return 0 < len(previous) <= SHORT_SLOT_CHARS and previous.count(" ") <= 2
+        previous = text
+    return False
+
+
+def _subtree_end(blocks: Sequence[Block], k: int) -> int:
+    """One past the last block of ``k``'s subtree (preorder)."""
+    inside = {k}
+    j = k + 1
+    while j < len(blocks) and blocks[j].parent in inside:
+        inside.add(j)
+        j += 1
+    return j
+
+
+def veto(
+    blocks: Sequence[Block], roles: list[str], evidence: Evidence | None = None
+) -> tuple[list[str], Evidence | None]:
+    """Comment blocks outside any region with comment evidence are not comments: post when the
+    nearest kept text blocks on both sides are post (a pull quote inside the article), else
+    boilerplate (a byline, an author box, a teaser). Returns the roles and the page's evidence
+    (None when the page has no comment block)."""
+    if COMMENT not in roles:
+        return roles, evidence
+    ev = evidence if evidence is not None else comment_evidence(blocks, roles)
+    flags = ev.flags
+    asked = ev.asked if evidence is None else role_indices(roles, COMMENT)
+    ev.proposed = ev.kept = sum(blocks[i].text_chars for i in asked)
+    if all(flags[i] for i in asked):
+        return roles, ev
+    ev.kept -= sum(blocks[i].text_chars for i in asked if not flags[i])
+    text = [b.index for b in blocks if b.text]
+    out = list(roles)
+    # the role of the nearest text block on each side that keeps its role
+    kept = [roles[i] for i in text]
+    keeps = [roles[i] != COMMENT or flags[i] != 0 for i in text]
+    before = [BOILERPLATE] * len(text)
+    last = BOILERPLATE
+    for pos in range(len(text)):
+        before[pos] = last
+        if keeps[pos]:
+            last = kept[pos]
+    after = [BOILERPLATE] * len(text)
+    last = BOILERPLATE
+    for pos in range(len(text) - 1, -1, -1):
+        after[pos] = last
+        if keeps[pos]:
+            last = kept[pos]
+    for pos, i in enumerate(text):
+        if not keeps[pos]:
+            out[i] = POST if before[pos] == POST and after[pos] == POST else BOILERPLATE
+    # blocks without text (images, wrappers) outside any comment region are not comments either
+    for b in blocks:
+        if not b.text and out[b.index] == COMMENT and not flags[b.index]:
+            out[b.index] = BOILERPLATE
+    return out, ev
+
+
+def detect_section(blocks: Sequence[Block], roles: list[str], evidence: Evidence | None = None) -> list[str]:
+    """The single-page detector: post blocks that carry two of the three signals (vocabulary,
+    dated units, author lines) are comments. For a page with no other page to compare with;
+    vocabulary alone, or dated units alone (an archive list, a news ticker), do not suffice.
+
+        >>> from extractor.blocks import parse_blocks
+        >>> blocks = parse_blocks('<body><p>Post</p><ol class="comments">'
+        ...     '<li><p>Ann says:</p><p>May 2, 2024</p><p>Nice.</p></li>'
+        ...     '<li><p>Bob says:</p><p>May 3, 2024</p><p>Thanks.</p></li></ol></body>')
+        >>> roles = detect_section(blocks, ["post"] * len(blocks))
+        >>> [b.text for b, r in zip(blocks, roles) if b.text and r == "comment"]
+        ['Ann says:', 'May 2, 2024', 'Nice.', 'Bob says:', 'May 3, 2024', 'Thanks.']
+    """
+    ev = evidence if evidence is not None else comment_evidence(blocks)
+    return [COMMENT if role == POST and ev.signals(i) >= 2 else role for i, role in enumerate(roles)]
+
+
+# How each page was decided (PageExtraction.method), and the confidence each method starts from:
+# a set with a comment-free page is the papers' case; a profile replays a set on a new page; the
+# fallbacks for sets where every page has comments, and a page alone, rest on less.
+SET = "set"
+PROFILE = "profile"
+FALLBACK = "every-page-has-comments fallback"
+SINGLE_PAGE = "single page"
+BASE_CONFIDENCE = {SET: 0.9, PROFILE: 0.8, FALLBACK: 0.7, SINGLE_PAGE: 0.5}
+
+
+def confidence(method: str, evidence: Evidence | None) -> float:
+    """The method's base confidence, lowered by up to a quarter by the share of the comment text
+    the method proposed that the page itself did not confirm (``confidence(SET, None)`` = 0.9)."""
+    base = BASE_CONFIDENCE[method]
+    if evidence is None or not evidence.proposed:
+        return base
+    return round(base * (0.75 + 0.25 * evidence.kept / evidence.proposed), 3)
