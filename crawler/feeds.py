@@ -110,6 +110,31 @@ def read_feeds_file(path: str | Path) -> FeedsFile:
     return parse_feeds_text(Path(path).read_text(encoding="utf-8", errors="replace"))
 
 
+class FeedsFileError(Exception):
+    """A feeds file that cannot be used, with a one-line message for the user."""
+
+
+def load_feeds_file(path: str | Path) -> FeedsFile:
+    """read_feeds_file, or FeedsFileError in one line when the file is missing, unreadable or
+    lists no usable feed (a run has nothing to do then: a usage error, not an empty run)."""
+    path = Path(path)
+    if path.is_dir():
+        raise FeedsFileError(f"feeds file {path} is a directory, not a file")
+    try:
+        parsed = read_feeds_file(path)
+    except FileNotFoundError:
+        raise FeedsFileError(f"feeds file {path} not found (give one with -a feeds=PATH)") from None
+    except OSError as exc:
+        raise FeedsFileError(f"cannot read feeds file {path}: {exc.strerror or exc}") from None
+    if not parsed.sources:
+        refused = ""
+        if parsed.rejected:
+            lineno, _text, reason = parsed.rejected[0]
+            refused = f" ({len(parsed.rejected)} line(s) refused; line {lineno}: {reason})"
+        raise FeedsFileError(f"feeds file {path} lists no usable feed{refused}")
+    return parsed
+
+
 def discover_feed_links(body: bytes, base_url: str, encoding: str | None = None) -> list[str]:
     """Feed URLs announced by `<link rel="alternate" type="application/rss+xml">` (or Atom) in HTML.
 

@@ -3,7 +3,9 @@
 with RunLock("blogs.db.lock") as lock: assert lock.acquired
 
 fcntl.flock is released by the kernel when the process dies, even on kill -9, so a crashed
-run never leaves a stale lock behind.
+run never leaves a stale lock behind. The `crawl` command takes the lock before anything opens
+the store; the spider asks again for it, which succeeds at once in the process holding it
+(flock alone would refuse a second open file of the same process).
 """
 
 from __future__ import annotations
@@ -13,6 +15,9 @@ import os
 import time
 from pathlib import Path
 
+# Lock files held by this process: resolved path -> the RunLock holding the flock.
+_HELD: dict[str, RunLock] = {}
+
 
 class RunLock:
     """Non-blocking exclusive lock on `path`; the holder's pid and start time are written into it."""
@@ -20,14 +25,25 @@ class RunLock:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self._fd: int | None = None
+        self._nested = False  # acquired while another RunLock of this process holds the file
 
     @property
     def acquired(self) -> bool:
-        return self._fd is not None
+        return self._fd is not None or self._nested
+
+    def _key(self) -> str:
+        return str(self.path.expanduser().resolve())
 
     def acquire(self) -> bool:
-        """Take the lock if it is free; False (at once) if another process holds it."""
-        if self._fd is not None:
+        """Take the lock if it is free; False (at once) if another process holds it.
+
+        OSError when the lock file cannot be created (e.g. its directory cannot be made).
+        """
+        if self.acquired:
+            return True
+        holder = _HELD.get(self._key())
+        if holder is not None and holder._fd is not None:
+            self._nested = True
             return True
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
@@ -39,6 +55,7 @@ class RunLock:
         os.ftruncate(fd, 0)
         os.write(fd, f"pid {os.getpid()} since {time.strftime('%Y-%m-%dT%H:%M:%S%z')}\n".encode())
         self._fd = fd
+        _HELD[self._key()] = self
         return True
 
     def holder(self) -> str:
@@ -49,8 +66,13 @@ class RunLock:
             return "unknown process"
 
     def release(self) -> None:
+        if self._nested:
+            self._nested = False
+            return
         if self._fd is None:
             return
+        if _HELD.get(self._key()) is self:
+            del _HELD[self._key()]
         try:
             fcntl.flock(self._fd, fcntl.LOCK_UN)
         finally:

@@ -61,10 +61,14 @@ METAREFRESH_ENABLED = False
 REDIRECT_MAX_TIMES = 10
 
 DOWNLOADER_MIDDLEWARES = {"crawler.middlewares.CrawlDelayMiddleware": 110}
+# A full disk (or any store fault) raised in a spider callback or an item pipeline stops the
+# crawl in one line (crawler.outcome); Scrapy's traceback of it goes to DEBUG.
+LOG_FORMATTER = "crawler.outcome.StoreFaultLogFormatter"
 EXTENSIONS = {"crawler.middlewares.QuietDuplicateErrorsExtension": 0}
 # Persist first; then batches per site and extraction, off the reactor (pipelines.extract).
 ITEM_PIPELINES = {"pipelines.persist.PersistPagePipeline": 100, "pipelines.extract.ExtractPipeline": 200}
-# `scrapy sites|posts|comments|search|export|reextract` (crawler/commands).
+# `scrapy sites|posts|comments|search|export|reextract` (crawler/commands), and `scrapy crawl`
+# itself (crawler/commands/crawl.py: lock first, summary last, exit codes).
 COMMANDS_MODULE = "crawler.commands"
 
 # -- extraction (pipelines.extract) -------------------------------------------------------------

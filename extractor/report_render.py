@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import html
 import re
-from urllib.parse import urljoin
+import unicodedata
+from collections.abc import Sequence
+from urllib.parse import quote, urljoin
 
 from lxml import etree
 
@@ -204,39 +206,77 @@ def _indexed_paths(root: etree._Element) -> dict[str, etree._Element]:
     return {path: el for el, path in paths.items()}
 
 
-def locate_blocks(
-    root: etree._Element, extraction: PageExtraction
-) -> tuple[list[tuple[etree._Element, BlockResult]], int]:
-    """Each block's element in a fresh parse (by its recorded XPath), and how many were not found."""
+def locate_blocks(root: etree._Element, extraction: PageExtraction) -> tuple[list[tuple[etree._Element, int]], int]:
+    """Each block's element in a fresh parse (by its recorded XPath) with the block's position in
+    ``extraction.blocks``, and how many blocks were not found."""
     by_path = _indexed_paths(root)
     located = []
-    for block in extraction.blocks:
+    for position, block in enumerate(extraction.blocks):
         el = by_path.get(indexed_path(block.xpath))
         if el is not None and el.tag == block.tag:
-            located.append((el, block))
+            located.append((el, position))
     return located, len(extraction.blocks) - len(located)
 
 
-def paint_blocks(root: etree._Element, located: list[tuple[etree._Element, BlockResult]]) -> dict[str, int]:
-    """Mark the located blocks still in the page with role, identifier, hover title and class."""
-    kept = [(el, b) for el, b in located if el.getroottree().getroot() is root]
-    holders = _ancestors_of_content([(el, b.role) for el, b in kept])
+def paint_blocks(
+    root: etree._Element,
+    located: list[tuple[etree._Element, int]],
+    blocks: Sequence[BlockResult],
+    roles: Sequence[str],
+) -> dict[str, int]:
+    """Mark the located blocks still in the page with role, identifier, hover title and class.
+
+    ``roles`` (one per block) are the roles painted; where one differs from the block's own
+    classification (a comment's short line that repeats across pages is boilerplate at block
+    level) the hover says so.
+    """
+    kept = [(el, blocks[i], roles[i]) for el, i in located if el.getroottree().getroot() is root]
+    holders = _ancestors_of_content([(el, role) for el, _b, role in kept])
     counts = {POST: 0, COMMENT: 0, BOILERPLATE: 0}
-    for el, block in kept:
-        counts[block.role] = counts.get(block.role, 0) + 1
-        el.set("data-role", block.role)
+    for el, block, role in kept:
+        counts[role] = counts.get(role, 0) + 1
+        el.set("data-role", role)
         el.set("data-ident", block.identifier)
-        el.set("title", f"{block.role} · {block.identifier} · {block.xpath}")
-        kind = block.role if block.role != BOILERPLATE or el not in holders else "holder"
+        shown = role if role == block.role else f"{role} (block classified {block.role})"
+        el.set("title", f"{shown} · {block.identifier} · {block.xpath}")
+        kind = role if role != BOILERPLATE or el not in holders else "holder"
         el.set("class", " ".join([*(el.get("class") or "").split(), "xr-block", f"xr-{kind}"]))
     return counts
 
 
-def _legend(site: str, label: str, back_href: str, counts: dict[str, int], missing: int, notes: list[str]) -> str:
+_PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+
+
+def _decode_run(match: re.Match[str]) -> str:
+    run = match.group(0)
+    try:
+        text = bytes.fromhex(run.replace("%", "")).decode("utf-8")
+    except UnicodeDecodeError:
+        return run  # not UTF-8 (a Shift_JIS path, say): shown as it is
+    # Only letters and the like are decoded: an escaped "/", "?", "#", space or an invisible
+    # character (bidi controls) keeps its escape, so what is shown cannot mislead.
+    return "".join(
+        ch if ord(ch) > 0x7F and unicodedata.category(ch)[0] not in "CZ" else quote(ch, safe="") for ch in text
+    )
+
+
+def display_url(url: str) -> str:
+    """A URL for reading: percent-escapes of UTF-8 text decoded (links keep the URL itself).
+
+    >>> display_url("http://h/2024/%E6%97%A5%E8%A8%98-1/?q=a%2Fb")
+    'http://h/2024/日記-1/?q=a%2Fb'
+    """
+    return _PERCENT_RUN.sub(_decode_run, url)
+
+
+def _legend(
+    site: str, title: str, label: str, back_href: str, counts: dict[str, int], missing: int, notes: list[str]
+) -> str:
     rows = [
         f'<p><a href="{html.escape(back_href)}">← report index</a></p>',
         f"<p><b>{html.escape(site)}</b></p>" if site else "",
-        f'<p class="xr-meta">{html.escape(label)}</p>',
+        f"<p>{html.escape(title)}</p>" if title else "",
+        f'<p class="xr-meta">{html.escape(display_url(label))}</p>',
         f'<p><span class="xr-swatch xr-swatch-post"></span>post: {counts.get(POST, 0)} blocks</p>',
         f'<p><span class="xr-swatch xr-swatch-comment"></span>comment: {counts.get(COMMENT, 0)} blocks</p>',
         f'<p><span class="xr-swatch xr-swatch-boilerplate"></span>boilerplate: {counts.get(BOILERPLATE, 0)} blocks</p>',
@@ -261,29 +301,52 @@ def _serialize(root: etree._Element) -> str:
     return text if text.lstrip().lower().startswith("<!doctype") else "<!DOCTYPE html>\n" + text
 
 
+def page_root(page: Page) -> etree._Element | None:
+    """The page parsed as the extractor parses it (None: nothing parseable)."""
+    return parse_html(decode_html((page.body or b"")[:MAX_PAGE_BYTES], page.headers).text)
+
+
+def document_title(page: Page) -> str | None:
+    """The page's own ``<title>``, whitespace collapsed (None when it has none)."""
+    root = page_root(page)
+    found = root.find(".//title") if root is not None else None
+    text = " ".join(str(found.xpath("string()")).split()) if found is not None else ""
+    return text or None
+
+
 def paint_page(
-    page: Page, extraction: PageExtraction, site: str = "", label: str = "", back_href: str = "index.html"
+    page: Page,
+    extraction: PageExtraction,
+    site: str = "",
+    label: str = "",
+    back_href: str = "index.html",
+    *,
+    roles: Sequence[str] | None = None,
+    notes: Sequence[str] = (),
+    title: str | None = None,
 ) -> str:
-    """The report view of one page: inert, painted, with a fixed legend. Returns the HTML text."""
+    """The report view of one page: inert, painted, with a fixed legend. Returns the HTML text.
+
+    ``roles`` (one per block of the extraction) override the blocks' own roles; ``notes`` are
+    shown in the legend after the extraction's warnings.
+    """
     label = label or page.url or ""
-    notes = [*dict.fromkeys(extraction.warnings)]
-    root = None
-    if extraction.error is None:
-        body = (page.body or b"")[:MAX_PAGE_BYTES]
-        root = parse_html(decode_html(body, page.headers).text)
+    all_notes = [*dict.fromkeys([*extraction.warnings, *notes])]
+    root = page_root(page) if extraction.error is None else None
     if root is None:
-        return error_page(site, label, back_href, extraction.error or "no parseable HTML", notes)
+        return error_page(site, label, back_href, extraction.error or "no parseable HTML", all_notes)
     # Locate before sanitizing (removals shift positions), paint after (the allow-list drops data-*).
     located, missing = locate_blocks(root, extraction)
     sanitize(root, page.url)
-    counts = paint_blocks(root, located)
+    painted = list(roles) if roles is not None else [b.role for b in extraction.blocks]
+    counts = paint_blocks(root, located, extraction.blocks, painted)
     add_meta(root)
     style = etree.SubElement(_head(root), "style")
     style.text = REPORT_CSS
     body_el = root.find("body")
     if body_el is None:
         body_el = etree.SubElement(root, "body")
-    body_el.append(_fragment(_legend(site, label, back_href, counts, missing, notes)))
+    body_el.append(_fragment(_legend(site, title or "", label, back_href, counts, missing, all_notes)))
     return _serialize(root)
 
 
@@ -294,5 +357,6 @@ def error_page(site: str, label: str, back_href: str, error: str, notes: list[st
         f'<!DOCTYPE html>\n<html><head><meta http-equiv="Content-Security-Policy" content="{CSP}">'
         f'<meta charset="utf-8"><title>{html.escape(label)}</title></head><body>'
         f'<p><a href="{html.escape(back_href)}">← report index</a></p><h1>{html.escape(site)}</h1>'
-        f"<p>{html.escape(label)}</p><p><b>Not extracted:</b> {html.escape(error)}</p><ul>{items}</ul></body></html>"
+        f"<p>{html.escape(display_url(label))}</p><p><b>Not extracted:</b> {html.escape(error)}</p>"
+        f"<ul>{items}</ul></body></html>"
     )

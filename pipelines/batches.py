@@ -4,8 +4,10 @@ Mixed into `pipelines.store.Store`:
 Store("blogs.db").add_to_batch(site="gen1", snapshot=7, article="http://h/a/", size=10, now=time.time())
 
 A batch fills with the first-fetch snapshots of distinct articles of one site (an article is
-in at most one batch, so a set never holds two snapshots of one article). When it holds
-`size` members it is `full`: the extraction worker runs `extract_site` on it, learns the site's
+in at most one batch, so a set never holds two snapshots of one article), in the order of a
+stable key (publication time, then URL) and only once no earlier article is still awaiting its
+first fetch, so that the same pages make the same sets whatever order they arrived in. When it
+holds `size` members it is `full`: the extraction worker runs `extract_site` on it, learns the site's
 next profile version from it and marks it `done`, all in one transaction. Membership is
 stored as it happens, so a half-full batch carries over to the next cron run, and a batch that
 was full when a run died is extracted by the next run.
@@ -30,44 +32,109 @@ KNOWN_ID_SITES = 2
 class BatchState(StoreBase):
     """Batch membership and profile lookups (cheap: safe on the reactor thread)."""
 
-    def add_to_batch(self, *, site: str, snapshot: int, article: str, size: int, now: float) -> int | None:
-        """Put a first fetch into the site's open batch; returns the batch id when this filled it.
+    def add_to_batch(self, *, site: str, snapshot: int, article: str, size: int, now: float) -> list[int]:
+        """Put a first fetch into the site's open batch; returns the ids of batches this filled.
 
-        Idempotent: an article already in a batch is not added again.
+        Idempotent: an article already in a batch is not added again. Batches fill in the order
+        of a stable key (publication time, then URL), never in order of arrival (see `_settle`).
         """
         with self.transaction() as db:
             if db.execute("SELECT 1 FROM batch_members WHERE article = ?", [article]).fetchone():
-                return None
-            return self._add(site, snapshot, article, size, to_iso(now))
+                return []
+            self._add(site, snapshot, article, size, to_iso(now))
+            return self._settle(site, size, to_iso(now), wait_for_feeds=True)
 
-    def _add(self, site: str, snapshot: int, article: str, size: int, stamp: str) -> int | None:
-        db = self.db
-        row = db.execute(
-            "SELECT id, members FROM batches WHERE site = ? AND state = 'open' ORDER BY id LIMIT 1", [site]
+    def settle_batches(self, site: str, size: int, now: float, *, wait_for_feeds: bool) -> list[int]:
+        """Close the site's batches that are full now (see `_settle`); returns their ids."""
+        with self.transaction():
+            return self._settle(site, size, to_iso(now), wait_for_feeds=wait_for_feeds)
+
+    def _open_batch(self, site: str, size: int, stamp: str) -> int:
+        row = self.db.execute(
+            "SELECT id FROM batches WHERE site = ? AND state = 'open' ORDER BY id LIMIT 1", [site]
         ).fetchone()
-        if row is None:
-            cur = db.execute(
-                "INSERT INTO batches (site, state, size, members, opened_at) VALUES (?, 'open', ?, 0, ?)",
-                [site, size, stamp],
-            )
-            batch, members = int(cur.lastrowid or 0), 0
-        else:
-            batch, members = int(row[0]), int(row[1])
-        db.execute(
+        if row is not None:
+            return int(row[0])
+        cur = self.db.execute(
+            "INSERT INTO batches (site, state, size, members, opened_at) VALUES (?, 'open', ?, 0, ?)",
+            [site, size, stamp],
+        )
+        return int(cur.lastrowid or 0)
+
+    def _add(self, site: str, snapshot: int, article: str, size: int, stamp: str) -> None:
+        batch = self._open_batch(site, size, stamp)
+        members = int(self.db.execute("SELECT members FROM batches WHERE id = ?", [batch]).fetchone()[0])
+        self.db.execute(
             "INSERT INTO batch_members (batch, snapshot, article, site, position) VALUES (?, ?, ?, ?, ?)",
             [batch, snapshot, article, site, members],
         )
-        full = members + 1 >= size
-        db.execute(
-            "UPDATE batches SET members = ?, size = ?, state = ?, filled_at = ? WHERE id = ?",
-            [members + 1, size, "full" if full else "open", stamp if full else None, batch],
-        )
-        return batch if full else None
+        self.db.execute("UPDATE batches SET members = ?, size = ? WHERE id = ?", [members + 1, size, batch])
 
-    def assign_unbatched(self, size: int, now: float) -> None:
+    def _settle(self, site: str, size: int, stamp: str, *, wait_for_feeds: bool = False) -> list[int]:
+        """Close full batches of the site's open members; returns their ids.
+
+        What a set holds decides what extraction learns, so it must not depend on which page
+        happened to arrive first: members are ordered by (publication time, URL), and a batch
+        takes the `size` first of them only once no article of the site still awaiting its
+        first fetch could come before them. The same pages always make the same batches.
+
+        `wait_for_feeds` (while requests are in flight): nor before the comment feed fetched with
+        each of them (when the site feed said it had comments) is stored, since the set's
+        extraction takes it as evidence. At the start and end of a run nothing is in flight.
+        """
+        db = self.db
+        batch = self._open_batch(site, size, stamp)
+        members = db.execute(
+            "SELECT m.snapshot, COALESCE(a.published, ''), m.article FROM batch_members m"
+            " JOIN articles a ON a.url = m.article WHERE m.batch = ? ORDER BY 2, 3",
+            [batch],
+        ).fetchall()
+        unready: set[str] = set()
+        if wait_for_feeds:
+            unready = {
+                r[0]
+                for r in db.execute(
+                    "SELECT a.url FROM batch_members m JOIN articles a ON a.url = m.article WHERE m.batch = ?"
+                    " AND a.comment_rss IS NOT NULL AND COALESCE(a.slash_at_fetch, 0) > 0 AND NOT EXISTS"
+                    " (SELECT 1 FROM comment_feed_fetches f WHERE f.article = a.url)",
+                    [batch],
+                )
+            }
+        waiting = db.execute(
+            "SELECT COALESCE(published, ''), url FROM articles WHERE site = ? AND state = 'pending'"
+            " AND NOT EXISTS (SELECT 1 FROM snapshots s WHERE s.article = articles.url) ORDER BY 1, 2 LIMIT 1",
+            [site],
+        ).fetchone()
+        filled: list[int] = []
+        while (
+            len(members) >= size
+            and (waiting is None or tuple(members[size - 1][1:]) < tuple(waiting))
+            and not any(m[2] in unready for m in members[:size])
+        ):
+            chosen, members = members[:size], members[size:]
+            for position, (snapshot, _key, _article) in enumerate(chosen):
+                db.execute("UPDATE batch_members SET position = ? WHERE snapshot = ?", [position, snapshot])
+            db.execute(
+                "UPDATE batches SET members = ?, size = ?, state = 'full', filled_at = ? WHERE id = ?",
+                [size, size, stamp, batch],
+            )
+            filled.append(batch)
+            if not members:
+                return filled
+            batch = self._open_batch(site, size, stamp)  # the rest wait in a new open batch
+            for snapshot, _key, _article in members:
+                db.execute("UPDATE batch_members SET batch = ? WHERE snapshot = ?", [batch, snapshot])
+        for position, (snapshot, _key, _article) in enumerate(members):
+            db.execute("UPDATE batch_members SET position = ? WHERE snapshot = ?", [position, snapshot])
+        db.execute("UPDATE batches SET members = ? WHERE id = ?", [len(members), batch])
+        return filled
+
+    def assign_unbatched(self, size: int, now: float) -> list[int]:
         """Recovery: batch first fetches a killed run stored but did not batch; close open batches
-        that already reach `size` (BATCH_SIZE was lowered)."""
+        that are full now (BATCH_SIZE was lowered, or waiting articles were fetched or given up).
+        Returns the ids of the batches this filled."""
         stamp = to_iso(now)
+        filled: list[int] = []
         with self.transaction() as db:
             loose = db.execute(
                 "SELECT s.id, s.article, s.site FROM snapshots s WHERE s.kind = 'first' AND NOT EXISTS"
@@ -76,10 +143,11 @@ class BatchState(StoreBase):
             for snapshot, article, site in loose:
                 if not db.execute("SELECT 1 FROM batch_members WHERE article = ?", [article]).fetchone():
                     self._add(site, snapshot, article, size, stamp)
-            db.execute(
-                "UPDATE batches SET state = 'full', filled_at = ? WHERE state = 'open' AND members >= ?",
-                [stamp, size],
-            )
+            for (site,) in db.execute(
+                "SELECT DISTINCT site FROM batches WHERE state = 'open' ORDER BY site"
+            ).fetchall():
+                filled += self._settle(site, size, stamp)
+        return filled
 
     def full_batches(self, site: str | None = None) -> list[int]:
         """Batches waiting for extraction, oldest first."""
@@ -143,12 +211,15 @@ class BatchState(StoreBase):
         )
         return [int(r["id"]) for r in rows]
 
-    def known_comment_identifiers(self, site: str, min_sites: int = KNOWN_ID_SITES) -> frozenset[str]:
-        """Identifiers that held comments on at least `min_sites` other sites (their newest profiles)."""
+    def known_comment_identifiers(
+        self, site: str, min_sites: int = KNOWN_ID_SITES, before: str | None = None
+    ) -> frozenset[str]:
+        """Identifiers that held comments on at least `min_sites` other sites (their newest profiles,
+        among those learned before `before` when given)."""
         rows = self._rows(
             "SELECT p.profile FROM profiles p JOIN (SELECT site, MAX(version) AS v FROM profiles WHERE site != ?"
-            " GROUP BY site) m ON m.site = p.site AND m.v = p.version",
-            [site],
+            " AND learned_at < ? GROUP BY site) m ON m.site = p.site AND m.v = p.version",
+            [site, before or "9999"],
         )
         comments: Counter[str] = Counter()
         elsewhere: set[str] = {"_default"}

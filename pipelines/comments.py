@@ -9,9 +9,13 @@ its extractions, recomputed whenever one of them is written:
 * a comment is identified by the fingerprint of its normalized text, author and date (plus its
   occurrence number, for identical comments on one page), so a re-fetch adds only the comments
   not seen before and never duplicates one;
+* a comment whose text changed (same author and date, similar text or same place) is an edit:
+  its row keeps its fingerprint and takes the new text, the earlier text goes to
+  `comment_versions`;
 * `first_seen` / `last_seen` are the fetch times of the first and last snapshot showing it;
-  `gone_at` is the first later (successfully extracted) snapshot that no longer shows it: a
-  vanished comment is marked, never deleted.
+  `gone_at` is the first later snapshot that no longer shows it and whose extraction can say so
+  (it found comments with a template match that is not poor, or found none while the comment
+  feed read with it listed none): a vanished comment is marked, never deleted.
 
 Because the rows are derived, the order in which extractions arrive (a batch finishing after a
 re-fetch, a crash and a re-run, a `scrapy reextract`) cannot change the result.
@@ -19,6 +23,8 @@ re-fetch, a crash and a re-run, a `scrapy reextract`) cannot change the result.
 
 from __future__ import annotations
 
+import difflib
+import functools
 import hashlib
 import json
 import re
@@ -32,10 +38,17 @@ import sqlite_utils
 from extractor.records import CommentRecord
 
 # Columns of `comments` that come from the page (the rest are bookkeeping).
-_PAGE_FIELDS = ("text", "author", "date", "date_raw", "parent", "position")
+_PAGE_FIELDS = ("text", "author", "date", "date_precision", "date_raw", "parent", "position")
 _WORD = re.compile(r"[^\W_]+")
+# A profile extraction matching less of its profile than this (the default drift threshold) may
+# have misread the page: comments it misses are not marked gone.
+POOR_MATCH = 0.5
+EDIT_SIMILARITY = 0.6  # normalized texts at least this similar (difflib ratio) may be one comment edited
+MIN_CONTAINED = 4  # a text contained in the other counts as the same comment from this many characters
+MAX_SHIFT = 3  # an edited comment without author and date moved at most this many places
 
 
+@functools.lru_cache(maxsize=8192)  # edit matching compares every new comment with every earlier one
 def _norm(text: str | None) -> str:
     # Runs of letters and digits after NFKC and casefolding (a cheap cousin of extractor.scoring.tokenize).
     return " ".join(_WORD.findall(unicodedata.normalize("NFKC", text or "").casefold()))
@@ -48,8 +61,17 @@ def fingerprint(text: str, author: str | None, date: str | None, occurrence: int
     spacing do not matter); `date` is the parsed ISO date (a raw date that did not parse is left out, so that
     relative dates such as "2 hours ago" cannot make a comment look new on every fetch).
     """
-    key = "\x1f".join([_norm(text), _norm(author), (date or "")[:16], str(occurrence)])
+    key = "\x1f".join([_norm(text), _norm(author), _date_key(date), str(occurrence)])
     return hashlib.sha1(key.encode("utf-8"), usedforsecurity=False).hexdigest()[:16]
+
+
+def _date_key(date: str | None) -> str:
+    """The date as fingerprints have always keyed it, to the minute: a day-only date ("2024-05-01",
+    read so since dates carry a precision) keys as its midnight, as it was stored before, so stores
+    written earlier keep their fingerprints."""
+    if not date:
+        return ""
+    return date[:16] if "T" in date else date[:10] + "T00:00"
 
 
 def comment_dicts(records: Sequence[CommentRecord], texts: Sequence[str] = ()) -> list[dict[str, Any]]:
@@ -60,15 +82,15 @@ def comment_dicts(records: Sequence[CommentRecord], texts: Sequence[str] = ()) -
     out: list[dict[str, Any]] = []
     seen: dict[tuple[str, str, str], int] = {}
     by_position: dict[int, str] = {}
-    items: list[tuple[str, str | None, str | None, str | None, int | None, int]]
+    items: list[tuple[str, str | None, str | None, str | None, str | None, int | None, int]]
     if records:
-        items = [(r.text, r.author, r.date, r.date_raw, r.parent, r.position) for r in records]
+        items = [(r.text, r.author, r.date, r.date_precision, r.date_raw, r.parent, r.position) for r in records]
     else:
-        items = [(t, None, None, None, None, i) for i, t in enumerate(texts)]
-    for text, author, date, date_raw, parent, position in items:
+        items = [(t, None, None, None, None, None, i) for i, t in enumerate(texts)]
+    for text, author, date, precision, date_raw, parent, position in items:
         if not _WORD.search(text or ""):
             continue
-        key = (_norm(text), _norm(author), (date or "")[:16])
+        key = (_norm(text), _norm(author), _date_key(date))
         occurrence = seen.get(key, 0)
         seen[key] = occurrence + 1
         fp = fingerprint(text, author, date, occurrence)
@@ -79,6 +101,7 @@ def comment_dicts(records: Sequence[CommentRecord], texts: Sequence[str] = ()) -
                 "text": text,
                 "author": author,
                 "date": date,
+                "date_precision": precision,
                 "date_raw": date_raw,
                 "parent": parent,  # a position for now, a fingerprint below
                 "position": position,
@@ -92,38 +115,149 @@ def comment_dicts(records: Sequence[CommentRecord], texts: Sequence[str] = ()) -
 
 @dataclass(slots=True)
 class Observation:
-    """One extracted snapshot of an article: when it was fetched and the comments it showed."""
+    """One extracted snapshot of an article: when it was fetched and the comments it showed.
+
+    `confident`: whether a comment missing here may be marked gone. None: derived (an extraction
+    that found comments, with a template match that is not poor); an extraction that found none
+    says nothing about comments seen before, unless the caller knows better (the comment feed
+    read with the page listed none).
+    """
 
     snapshot: int
     fetched_at: str
     ok: bool  # False: extraction failed, the page says nothing about its comments
     comments: list[dict[str, Any]]
+    confident: bool | None = None
+    template_match: float | None = None
+
+    def can_mark_gone(self) -> bool:
+        if not self.ok:
+            return False
+        if self.confident is not None:
+            return self.confident
+        poor = self.template_match is not None and self.template_match < POOR_MATCH
+        return bool(self.comments) and not poor
 
 
-def merge(article: str, site: str, observations: Sequence[Observation]) -> dict[str, dict[str, Any]]:
-    """The `comments` rows of one article from all its observations (any order), keyed by fingerprint."""
+@dataclass
+class Derived:
+    """An article's `comments` rows (by fingerprint) and `comment_versions` rows (earlier texts)."""
+
+    rows: dict[str, dict[str, Any]]
+    versions: list[dict[str, Any]]
+
+
+def _similarity(a: str, b: str) -> float:
+    """Text similarity of two normalized texts, 0..1; a text contained in the other counts as 1
+    (an extraction that glued a reply to its parent, or cut one short, is the same comment)."""
+    if not a or not b:
+        return 0.0
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    if len(short) >= MIN_CONTAINED and short in long:
+        return 1.0
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    if matcher.real_quick_ratio() < EDIT_SIMILARITY or matcher.quick_ratio() < EDIT_SIMILARITY:
+        return 0.0
+    return matcher.ratio()
+
+
+def _edit_score(item: dict[str, Any], row: dict[str, Any]) -> float | None:
+    """How well a new comment matches an earlier row as an edit of it (None: not an edit).
+
+    Author and date must agree (a comment's author and time do not change when its text is
+    edited); then the texts must be similar, or, for a comment with both an author and a date,
+    at the same place on the page.
+    """
+    if _norm(item.get("author")) != _norm(row.get("author")):
+        return None
+    new_date, old_date = (item.get("date") or "")[:16], (row.get("date") or "")[:16]
+    if new_date and old_date and new_date != old_date:
+        return None
+    similarity = _similarity(_norm(item.get("text")), _norm(row.get("text")))
+    distance = abs(int(item.get("position") or 0) - int(row.get("position") or 0))
+    identified = bool(item.get("author")) and bool(new_date) and new_date == old_date
+    if similarity >= EDIT_SIMILARITY and (identified or distance <= MAX_SHIFT):
+        return similarity - distance / 1000
+    if identified and distance == 0:
+        return 0.5 * similarity - 0.5
+    return None
+
+
+def derive(article: str, site: str, observations: Sequence[Observation]) -> Derived:
+    """The `comments` and `comment_versions` rows of one article from all its observations (any order).
+
+    Observations are replayed in fetch order. A comment is matched to an earlier row by its
+    fingerprint, else (an edit) by author, date, position and text similarity; an edit keeps
+    the row (its fingerprint is the first text's) and moves the earlier text to `versions`.
+    """
     ordered = sorted(observations, key=lambda o: (o.fetched_at, o.snapshot))
     rows: dict[str, dict[str, Any]] = {}
+    since: dict[str, tuple[str, int]] = {}  # row -> (fetch time, snapshot) its current text was first seen
+    versions: list[dict[str, Any]] = []
     for obs in ordered:
         if not obs.ok:
             continue
-        for item in obs.comments:
-            row = rows.get(item["fingerprint"])
+        claimed: dict[int, str] = {}  # index in obs.comments -> row fingerprint
+        taken: set[str] = set()
+        for i, item in enumerate(obs.comments):
+            if item["fingerprint"] in rows and item["fingerprint"] not in taken:
+                claimed[i] = item["fingerprint"]
+                taken.add(item["fingerprint"])
+        free = [fp for fp in rows if fp not in taken]
+        pairs: list[tuple[float, int, str]] = []
+        for i, item in enumerate(obs.comments):
+            if i in claimed:
+                continue
+            for fp in free:
+                score = _edit_score(item, rows[fp])
+                if score is not None:
+                    pairs.append((-score, i, fp))
+        for _neg, i, fp in sorted(pairs):
+            if i not in claimed and fp not in taken:
+                claimed[i] = fp
+                taken.add(fp)
+        to_row = {item["fingerprint"]: claimed.get(i, item["fingerprint"]) for i, item in enumerate(obs.comments)}
+        for i, item in enumerate(obs.comments):
+            key = claimed.get(i, item["fingerprint"])
+            row = rows.get(key)
             if row is None:
-                row = rows[item["fingerprint"]] = {
+                row = rows[key] = {
                     "article": article,
-                    "fingerprint": item["fingerprint"],
+                    "fingerprint": key,
                     "site": site,
                     "first_seen": obs.fetched_at,
                     "first_snapshot": obs.snapshot,
                 }
+                since[key] = (obs.fetched_at, obs.snapshot)
+            elif _norm(row["text"]) != _norm(item.get("text")):
+                versions.append(
+                    {
+                        "article": article,
+                        "fingerprint": key,
+                        "seen_from": since[key][0],
+                        "site": site,
+                        "text": row["text"],
+                        "seen_until": row["last_seen"],
+                        "first_snapshot": since[key][1],
+                        "last_snapshot": row["last_snapshot"],
+                    }
+                )
+                since[key] = (obs.fetched_at, obs.snapshot)
             row.update({k: item.get(k) for k in _PAGE_FIELDS})  # the latest page wins
+            row["parent"] = to_row.get(item.get("parent"), item.get("parent")) if item.get("parent") else None
             row["last_seen"] = obs.fetched_at
             row["last_snapshot"] = obs.snapshot
-    for row in rows.values():
-        later = [o for o in ordered if o.ok and (o.fetched_at, o.snapshot) > (row["last_seen"], row["last_snapshot"])]
-        row["gone_at"] = later[0].fetched_at if later else None
-    return rows
+            row["gone_at"] = None
+        if obs.can_mark_gone():
+            for fp, row in rows.items():
+                if fp not in taken and row["gone_at"] is None and row["last_seen"] < obs.fetched_at:
+                    row["gone_at"] = obs.fetched_at
+    return Derived(rows, versions)
+
+
+def merge(article: str, site: str, observations: Sequence[Observation]) -> dict[str, dict[str, Any]]:
+    """The `comments` rows of one article from all its observations (any order), keyed by fingerprint."""
+    return derive(article, site, observations).rows
 
 
 def upsert(db: sqlite_utils.Database, table: str, rows: Sequence[dict[str, Any]], pk: tuple[str, ...]) -> None:
@@ -144,8 +278,9 @@ def refresh_article(db: sqlite_utils.Database, article: str) -> None:
     """Re-derive the article's `posts` row and `comments` rows from its extractions (call inside a transaction)."""
     found = list(
         db.query(
-            "SELECT e.snapshot, e.site, e.method, e.profile_version, e.post, e.comments, e.comment_count, e.error,"
-            " s.fetched_at FROM extractions e JOIN snapshots s ON s.id = e.snapshot WHERE e.article = ?"
+            "SELECT e.snapshot, e.site, e.method, e.decided_by, e.confidence, e.profile_version, e.post, e.comments,"
+            " e.comment_count, e.error, e.template_match, s.fetched_at"
+            " FROM extractions e JOIN snapshots s ON s.id = e.snapshot WHERE e.article = ?"
             " ORDER BY s.fetched_at, e.snapshot",
             [article],
         )
@@ -166,6 +301,8 @@ def refresh_article(db: sqlite_utils.Database, article: str) -> None:
             "fetched_at": latest["fetched_at"],
             "snapshot": latest["snapshot"],
             "method": latest["method"],
+            "decided_by": latest["decided_by"],
+            "confidence": latest["confidence"],
             "profile_version": latest["profile_version"],
             "comments": latest["comment_count"],
         }
@@ -173,15 +310,46 @@ def refresh_article(db: sqlite_utils.Database, article: str) -> None:
         if old != post:
             upsert(db, "posts", [post], ("url",))
     site = found[0]["site"] if found else ""
-    observations = [
-        Observation(r["snapshot"], r["fetched_at"], r["error"] is None, json.loads(r["comments"] or "[]"))
-        for r in found
-    ]
-    wanted = merge(article, site, observations)
-    existing = {r["fingerprint"]: r for r in db.query("SELECT * FROM comments WHERE article = ?", [article])}
-    changed = [row for fp, row in wanted.items() if existing.get(fp) != row]
+    empty_feeds = _empty_comment_feeds(db, article)
+    observations = []
+    previous = ""
+    for r in found:
+        comments = json.loads(r["comments"] or "[]")
+        confident = None
+        if r["error"] is None and not comments:
+            # No comments found: gone only if the comment feed read since the previous fetch listed none.
+            confident = any(previous < t <= r["fetched_at"] for t in empty_feeds)
+        observations.append(
+            Observation(r["snapshot"], r["fetched_at"], r["error"] is None, comments, confident, r["template_match"])
+        )
+        previous = r["fetched_at"]
+    derived = derive(article, site, observations)
+    sync_rows(db, "comments", article, derived.rows, ("article", "fingerprint"))
+    versions = {(v["fingerprint"], v["seen_from"]): v for v in derived.versions}
+    sync_rows(db, "comment_versions", article, versions, ("article", "fingerprint", "seen_from"))
+
+
+def _empty_comment_feeds(db: sqlite_utils.Database, article: str) -> list[str]:
+    """Fetch times of the article's comment feeds that were read and listed no entry."""
+    rows = db.query("SELECT fetched_at FROM comment_feed_fetches WHERE article = ? AND entries = 0", [article])
+    return [r["fetched_at"] for r in rows]
+
+
+def sync_rows(
+    db: sqlite_utils.Database, table: str, article: str, wanted: dict[Any, dict[str, Any]], pk: tuple[str, ...]
+) -> None:
+    """Make the article's rows of `table` equal `wanted` (keyed by the pk without `article`): changed
+    rows upserted, rows no extraction gives any more deleted (an older extraction's artefact)."""
+    keys = pk[1:]
+    existing = {
+        tuple(r[k] for k in keys) if len(keys) > 1 else r[keys[0]]: r
+        for r in db.query(f"SELECT * FROM [{table}] WHERE article = ?", [article])
+    }
+    changed = [row for key, row in wanted.items() if existing.get(key) != row]
     if changed:
-        upsert(db, "comments", changed, ("article", "fingerprint"))
-    stale = [fp for fp in existing if fp not in wanted]  # an older extraction's artefact, not a vanished comment
-    for fp in stale:
-        db.execute("DELETE FROM comments WHERE article = ? AND fingerprint = ?", [article, fp])
+        upsert(db, table, changed, pk)
+    where = " AND ".join(f"[{k}] = ?" for k in pk)
+    for key in existing:
+        if key not in wanted:
+            values = list(key) if isinstance(key, tuple) else [key]
+            db.execute(f"DELETE FROM [{table}] WHERE {where}", [article, *values])

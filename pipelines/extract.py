@@ -7,14 +7,21 @@ reactor thread it only does cheap bookkeeping: a first fetch joins its site's op
 (pipelines.batches); then jobs (pipelines.jobs) go to a worker pool and the item passes on at
 once, so crawling never waits for extraction:
 
-* a batch that became full: `extract_site` on it, the site's next profile version;
+* a batch that became full: `extract_site` on it, the site's next profile version (a site's
+  batches one at a time, in order: each inherits from the profile before it);
 * any page of a site that has a profile (new page or re-fetch): extracted at once with it;
   a page that matches the profile poorly (template drift) makes the worker re-learn it;
-* a comment feed (`CommentFeedItem`): its entries are stored as the check on the comments.
+* a comment feed (`CommentFeedItem`, already committed raw by PersistPagePipeline): its entries
+  are parsed and stored as the check on the comments.
 
-`close_spider` waits for every job, then compares comments with comment feeds per site and
-warns where the agreement fell. A run killed meanwhile loses nothing: `open_spider` batches
-stored pages that were not batched, re-runs full batches and extracts pending pages.
+A job that fails (an exception, or its worker process died) is retried up to `MAX_ATTEMPTS`
+times; each failure is logged and counted (`blogs/extract/job_errors`, `job_retries`,
+`job_gave_up`), a comment feed's also in its `comment_feed_fetches` row. `close_spider` waits
+for every job, re-extracts with the newest profile the pages an older version extracted in
+this run (which version a page got depended on timing), then compares comments with comment
+feeds per site and warns where the agreement fell. A run killed meanwhile loses nothing:
+`open_spider` processes stored comment feeds not processed yet, batches stored pages that were
+not batched, re-runs full batches and extracts pending pages.
 
 Thread or process? Measured with `bench/crawl_speed.py` on 2 cores, 3000 pages of generated
 blogs (pages per second as a ratio to a plain Scrapy spider fetching the same pages):
@@ -29,6 +36,7 @@ worker process only shares the CPU. Process workers are the default (`EXTRACT_MO
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import multiprocessing
 import os
@@ -46,8 +54,10 @@ from twisted.internet.defer import Deferred, DeferredList
 from twisted.python.failure import Failure
 
 from crawler.items import PageItem
+from crawler.outcome import store_fault
+from crawler.schedule import to_iso
 from pipelines import jobs
-from pipelines.feedcheck import CommentFeedItem, check_sites
+from pipelines.feedcheck import CommentFeedItem, check_sites, record_feed_failure, unprocessed_comment_feeds
 from pipelines.store import Store, default_db_path
 
 if TYPE_CHECKING:
@@ -58,6 +68,8 @@ logger = logging.getLogger(__name__)
 
 MODES = ("process", "thread")
 CHECK_EVERY = 3600.0  # seconds between comment-feed checks in a long (watch mode) run
+MAX_ATTEMPTS = 3  # tries of a job before it is given up (the next run tries again what it left)
+_RETRYING = object()  # what _failed returns when it resubmitted the job
 
 
 def _watch_parent(parent: int) -> None:
@@ -101,7 +113,9 @@ class Workers:
         try:
             future = self._executor().submit(fn, *args)
         except BrokenProcessPool:  # a worker died (killed, out of memory): start a new pool
-            self.executor = None
+            broken, self.executor = self.executor, None
+            if broken is not None:
+                broken.shutdown(wait=False)
             future = self._executor().submit(fn, *args)
         d: Deferred[jobs.JobReport] = Deferred()
 
@@ -138,8 +152,10 @@ class ExtractPipeline:
         agreement_drop: float = 0.15,
         write_pause: float = 0.0,
         stats: StatsCollector | None = None,
+        feed_pause: float = 0.0,
+        die_once: str = "",
     ) -> None:
-        self.config = jobs.JobConfig(db_path, max(2, batch_size), drift_threshold, write_pause)
+        self.config = jobs.JobConfig(db_path, max(2, batch_size), drift_threshold, write_pause, feed_pause, die_once)
         self.workers = Workers(mode, workers)
         self.agreement_min, self.agreement_drop = agreement_min, agreement_drop
         self.stats = stats
@@ -148,6 +164,10 @@ class ExtractPipeline:
         self.pending: set[Deferred[Any]] = set()
         self.feed_sites: set[str] = set()  # comment feeds read since the last check
         self.last_check = time.monotonic()
+        self.batch_busy: set[str] = set()  # sites with a batch job running
+        self.batch_queue: dict[str, list[int]] = {}  # site -> its batches waiting, in order
+        self.batch_site: dict[int, str] = {}
+        self.run_snapshots_after = 0  # snapshots above this id were stored by this run
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExtractPipeline:
@@ -165,6 +185,9 @@ class ExtractPipeline:
             # Tests only: hold each batch's write transaction open this long (kill -9 mid-write).
             write_pause=s.getfloat("EXTRACT_TEST_WRITE_PAUSE", 0.0),
             stats=crawler.stats,
+            # Tests only: comment-feed jobs wait this long; a worker dies on its first job (marker file).
+            feed_pause=s.getfloat("EXTRACT_TEST_FEED_PAUSE", 0.0),
+            die_once=s.get("EXTRACT_TEST_DIE_ONCE", ""),
         )
 
     def _inc(self, key: str, count: int = 1) -> None:
@@ -176,23 +199,71 @@ class ExtractPipeline:
     def open_spider(self) -> None:
         self.store = Store(self.config.db_path)
         self.profiled = self.store.sites_with_profile()
-        # Whatever a killed run left: unbatched first fetches, full batches, pages never extracted.
-        self.store.assign_unbatched(self.config.batch_size, time.time())
+        # Other sites' comment identifiers as they were when the run started: what a batch
+        # learns must not depend on which other site's batch happened to finish first.
+        self.config = dataclasses.replace(self.config, known_before=to_iso(time.time()))
+        row = self.store.db.execute("SELECT COALESCE(MAX(id), 0) FROM snapshots").fetchone()
+        self.run_snapshots_after = int(row[0])
+        # Whatever a killed run left: comment feeds not parsed (first: batches use them as
+        # evidence), unbatched first fetches, full batches, pages never extracted.
+        for fetch_id in unprocessed_comment_feeds(self.store.db, MAX_ATTEMPTS):
+            self._submit(jobs.run_feed, fetch_id)
+        try:
+            self.store.assign_unbatched(self.config.batch_size, time.time())
+        except Exception as exc:  # a full disk: the crawl stops at its own first write (crawler.outcome)
+            if store_fault(exc) is None:
+                raise
         for batch in self.store.full_batches():
-            self._submit(jobs.run_batch, batch)
+            self._submit_batch(batch)
         for site in sorted(self.profiled):
             self._submit(jobs.run_pending, site)
 
     async def close_spider(self) -> None:
+        if self.store is not None:
+            # Nothing is in flight any more: batches that waited for a comment feed that never
+            # came are full now.
+            try:
+                for batch in self.store.assign_unbatched(self.config.batch_size, time.time()):
+                    self._submit_batch(batch)
+            except Exception as exc:  # a full disk: the crawl reported it already (crawler.outcome)
+                if store_fault(exc) is None:
+                    raise
+        while self.pending:
+            await maybe_deferred_to_future(DeferredList(list(self.pending), consumeErrors=True))
+        self._settle_run()
         while self.pending:
             await maybe_deferred_to_future(DeferredList(list(self.pending), consumeErrors=True))
         try:
             self._check_feeds()
+        except Exception as exc:  # a full disk: the crawl reported it already (crawler.outcome)
+            if store_fault(exc) is None:
+                raise
         finally:
             self.workers.shutdown()
             if self.store is not None:
                 self.store.close()
                 self.store = None
+
+    def _settle_run(self) -> None:
+        """Re-extract, with the site's newest profile, this run's pages and the pages of batches not
+        full yet that a profile extracted before it existed: which version they got depended on
+        job timing (and on where a killed run stopped); with the newest they are what the same
+        pages always give. `run_pages` skips those the newest profile extracted already."""
+        if self.store is None:
+            return
+        rows = self.store.db.execute(
+            "SELECT s.site, s.id FROM snapshots s LEFT JOIN extractions e ON e.snapshot = s.id"
+            " WHERE (e.method IS NULL OR e.method != 'batch') AND (s.id > ? OR s.id IN (SELECT m.snapshot"
+            " FROM batch_members m JOIN batches b ON b.id = m.batch WHERE b.state = 'open'))"
+            " ORDER BY s.site, s.id",
+            [self.run_snapshots_after],
+        ).fetchall()
+        by_site: dict[str, list[int]] = {}
+        for site, snapshot in rows:
+            if site in self.profiled:
+                by_site.setdefault(site, []).append(int(snapshot))
+        for site, ids in by_site.items():
+            self._submit(jobs.run_pages, site, ids)
 
     def _check_feeds(self) -> None:
         """Compare comments with comment feeds for the sites whose feeds were read; warn where it fell."""
@@ -212,16 +283,20 @@ class ExtractPipeline:
     def process_item(self, item: Any) -> Any:
         if isinstance(item, PageItem) and item.snapshot_id is not None:
             self._page(item)
-        elif isinstance(item, CommentFeedItem):
+        elif isinstance(item, CommentFeedItem) and item.fetch_id is not None:
             self.feed_sites.add(item.site)
-            self._submit(jobs.run_feed, item.site, item.article_url, item.url, item.body, item.headers, item.fetched_at)
+            self._submit(jobs.run_feed, item.fetch_id)
+            if self.store is not None:  # a batch may have waited for this feed
+                size = self.config.batch_size
+                for batch in self.store.settle_batches(item.site, size, time.time(), wait_for_feeds=True):
+                    self._submit_batch(batch, item.site)
         return item
 
     def _page(self, item: PageItem) -> None:
         if self.store is None:
             self.open_spider()
         assert self.store is not None and item.snapshot_id is not None
-        filled = None
+        filled: list[int] = []
         if item.kind == "first":
             filled = self.store.add_to_batch(
                 site=item.site,
@@ -230,18 +305,49 @@ class ExtractPipeline:
                 size=self.config.batch_size,
                 now=time.time(),
             )
-        if filled is not None:
-            self._submit(jobs.run_batch, filled)  # extracts this page too, right away
-        elif item.site in self.profiled:
+        for batch in filled:
+            self._submit_batch(batch, item.site)
+        in_filled = bool(filled) and item.snapshot_id in {
+            int(r[0])
+            for r in self.store.db.execute(
+                f"SELECT snapshot FROM batch_members WHERE batch IN ({','.join('?' for _ in filled)})", filled
+            )
+        }
+        if item.site in self.profiled and not in_filled:  # a filled batch extracts its pages itself
             self._submit(jobs.run_pages, item.site, [item.snapshot_id])
 
     # -- jobs ------------------------------------------------------------------------------
 
-    def _submit(self, fn: Callable[..., jobs.JobReport], *args: Any) -> None:
+    def _submit(self, fn: Callable[..., jobs.JobReport], *args: Any, attempt: int = 1) -> None:
         d = self.workers.submit(fn, self.config, *args)
         self.pending.add(d)
-        d.addCallbacks(self._done, self._failed, errbackArgs=(fn.__name__, args))
+        d.addCallbacks(self._done, self._failed, errbackArgs=(fn, args, attempt))
         d.addBoth(self._forget, d)
+        if fn is jobs.run_batch:
+            d.addBoth(self._batch_finished, args[0])
+
+    def _submit_batch(self, batch_id: int, site: str | None = None) -> None:
+        """Run a site's batches one at a time, in order: each inherits from the profile before it."""
+        if site is None:
+            found = self.store.batch(batch_id) if self.store is not None else None
+            site = str((found or {}).get("site", ""))
+        self.batch_site[batch_id] = site
+        if site in self.batch_busy:
+            if batch_id not in self.batch_queue.setdefault(site, []):
+                self.batch_queue[site].append(batch_id)
+            return
+        self.batch_busy.add(site)
+        self._submit(jobs.run_batch, batch_id)
+
+    def _batch_finished(self, result: Any, batch_id: int) -> Any:
+        if result is _RETRYING:
+            return None  # the site stays busy with the retry
+        site = self.batch_site.pop(batch_id, "")
+        self.batch_busy.discard(site)
+        queued = self.batch_queue.get(site)
+        if queued:
+            self._submit_batch(queued.pop(0), site)
+        return None
 
     def _forget(self, result: Any, d: Deferred[Any]) -> Any:
         self.pending.discard(d)
@@ -271,6 +377,34 @@ class ExtractPipeline:
                 self.profiled.add(report.site)
                 self._submit(jobs.run_pending, report.site)
 
-    def _failed(self, failure: Failure, name: str, args: tuple[Any, ...]) -> None:
+    def _failed(
+        self, failure: Failure, fn: Callable[..., jobs.JobReport], args: tuple[Any, ...], attempt: int
+    ) -> object:
         self._inc("job_errors")
-        logger.error("Extraction job %s(%r, ...) failed: %s", name, args[:1], failure.getTraceback())
+        if failure.value is not None and store_fault(failure.value) is not None:
+            # The store cannot be written (disk full, ...): the crawl stops on it in one line
+            # (crawler.outcome); no retry, no per-job log; the next run does the job again.
+            logger.debug("Extraction job %s failed on the store: %s", fn.__name__, failure.getErrorMessage())
+            return None
+        reason = failure.getErrorMessage() or repr(failure.value)
+        if isinstance(failure.value, BrokenProcessPool):
+            reason = "its worker process died"
+        if fn is jobs.run_feed and self.store is not None:
+            with self.store.transaction() as db:
+                record_feed_failure(db, args[0], reason)
+        name = f"{fn.__name__}({args[0]!r}, ...)"
+        if attempt < MAX_ATTEMPTS:
+            self._inc("job_retries")
+            logger.warning(
+                "Extraction job %s failed (attempt %d of %d: %s); retrying", name, attempt, MAX_ATTEMPTS, reason
+            )
+            self._submit(fn, *args, attempt=attempt + 1)
+            return _RETRYING
+        self._inc("job_gave_up")
+        logger.error(
+            "Extraction job %s failed %d times, given up until the next run: %s",
+            name,
+            attempt,
+            failure.getTraceback(),
+        )
+        return None

@@ -4,7 +4,10 @@ entries = parse_comment_feed(body, "http://h/2024/05/a/feed/")   # [{"guid", "au
 site_agreement(store.db, "gen1")   # Agreement(articles=12, count_exact=1.0, f1=0.98)
 
 Where an article advertises `wfw:commentRss`, the spider fetches that feed before a re-fetch of
-the page and yields a `CommentFeedItem`; its entries go to `feed_comments`. Per site, the
+the page and yields a `CommentFeedItem`. Persist first, as pages are: the raw response is
+committed to `comment_feed_fetches` on the reactor (`save_comment_feed`); a job then parses it
+and its entries go to `feed_comments` (`process_comment_feed`), marking the fetch processed, so
+a kill in between loses nothing (the next run processes what is left). Per site, the
 comments extracted from the page fetched right after are compared with the feed's entries:
 count exactness (same number of comments) and token F1 of the texts (extractor.scoring's
 tokens). A site whose agreement falls (the template changed under its profile) gets a warning.
@@ -15,6 +18,8 @@ article whose feed is that full and whose page shows more is left out of the che
 
 from __future__ import annotations
 
+import gzip
+import json
 import time
 from collections import Counter
 from collections.abc import Iterable
@@ -26,7 +31,7 @@ import lxml.html
 import sqlite_utils
 
 from crawler.feedparse import strip_internal_subset
-from crawler.schedule import to_iso
+from crawler.schedule import from_iso, to_iso
 from extractor.scoring import tokenize
 
 FEED_PAGE_LIMIT = 10  # WordPress's default posts_per_rss: a feed this full may be truncated
@@ -47,6 +52,7 @@ class CommentFeedItem:
     body: bytes
     headers: dict[str, str]
     fetched_at: float
+    fetch_id: int | None = None  # comment_feed_fetches.id, set once the response is persisted
 
 
 @dataclass
@@ -125,6 +131,68 @@ def store_feed_comments(
         "UPDATE articles SET comment_feed_entries = ?, comment_feed_fetched_at = ? WHERE url = ?"
         " AND (comment_feed_fetched_at IS NULL OR comment_feed_fetched_at <= ?)",
         [len(entries), stamp, article, stamp],
+    )
+
+
+def save_comment_feed(db: sqlite_utils.Database, item: CommentFeedItem) -> int:
+    """Commit a fetched comment feed, unparsed (call in a transaction); returns its id.
+
+    Idempotent: the same (article, fetched_at) is stored once.
+    """
+    stamp = to_iso(item.fetched_at)
+    db.execute(
+        "INSERT INTO comment_feed_fetches (article, site, url, headers, body, fetched_at, attempts)"
+        " VALUES (?, ?, ?, ?, ?, ?, 0) ON CONFLICT DO NOTHING",
+        [
+            item.article_url,
+            item.site,
+            item.url,
+            json.dumps(item.headers, ensure_ascii=False),
+            gzip.compress(item.body, mtime=0),
+            stamp,
+        ],
+    )
+    row = db.execute(
+        "SELECT id FROM comment_feed_fetches WHERE article = ? AND fetched_at = ?", [item.article_url, stamp]
+    ).fetchone()
+    return int(row[0])
+
+
+def unprocessed_comment_feeds(db: sqlite_utils.Database, max_attempts: int) -> list[int]:
+    """Stored comment feeds whose entries were not stored yet (and that did not fail too often)."""
+    rows = db.execute(
+        "SELECT id FROM comment_feed_fetches WHERE processed_at IS NULL AND attempts < ? ORDER BY id",
+        [max_attempts],
+    ).fetchall()
+    return [int(r[0]) for r in rows]
+
+
+def process_comment_feed(db: sqlite_utils.Database, fetch_id: int, now: float) -> tuple[str, int] | None:
+    """Parse a stored comment feed into `feed_comments` and mark it processed (call in a transaction).
+
+    Returns (site, entries), or None when it was processed already (running it twice is harmless).
+    """
+    row = db.execute(
+        "SELECT article, site, url, headers, body, fetched_at, processed_at FROM comment_feed_fetches WHERE id = ?",
+        [fetch_id],
+    ).fetchone()
+    if row is None or row[6] is not None:
+        return None
+    article, site, url, headers, body, fetched_at = row[:6]
+    entries = parse_comment_feed(gzip.decompress(body), url, json.loads(headers or "{}"))
+    fetched = from_iso(fetched_at) or now
+    store_feed_comments(db, article=article, site=site, entries=entries, fetched_at=fetched)
+    db.execute(
+        "UPDATE comment_feed_fetches SET entries = ?, processed_at = ?, error = NULL WHERE id = ?",
+        [len(entries), to_iso(now), fetch_id],
+    )
+    return site, len(entries)
+
+
+def record_feed_failure(db: sqlite_utils.Database, fetch_id: int, error: str) -> None:
+    """Count a failed processing attempt of a stored comment feed (call in a transaction)."""
+    db.execute(
+        "UPDATE comment_feed_fetches SET attempts = attempts + 1, error = ? WHERE id = ?", [error[:500], fetch_id]
     )
 
 

@@ -2,6 +2,7 @@
 
 run_batch(JobConfig("blogs.db"), batch_id=3)       # extract_site on a full batch, learn the next profile
 run_pages(JobConfig("blogs.db"), "gen1", [41, 42])  # extract snapshots with the site's newest profile
+run_feed(JobConfig("blogs.db"), fetch_id=5)         # store a persisted comment feed's entries
 
 Jobs are plain module-level functions of picklable arguments that read the snapshots from the
 store themselves (so no page body crosses a process boundary) and write their results in short
@@ -12,12 +13,16 @@ writes the same rows.
 
 Which extraction of a snapshot wins does not depend on timing: a batch extraction (`extract_site`
 on the whole set) replaces a profile extraction, and a newer profile version replaces an older
-one, never the other way round (`force=True` is `scrapy reextract`).
+one, never the other way round (`force=True` is `scrapy reextract`). Nor does what a batch
+learns: its members are fixed by a stable key (pipelines.batches), a site's batches run in order
+(pipelines.extract), and other sites' comment identifiers are taken as of the run's start
+(`JobConfig.known_before`).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 import threading
 import time
@@ -28,7 +33,7 @@ from typing import Any
 from crawler.schedule import to_iso
 from extractor import Page, PageExtraction, SiteProfile, extract_and_learn, learn_profile
 from pipelines.comments import comment_dicts, refresh_article
-from pipelines.feedcheck import parse_comment_feed, store_feed_comments
+from pipelines.feedcheck import process_comment_feed
 from pipelines.store import Store, gunzip_body
 
 _EXTRACTION_COLUMNS = (
@@ -45,6 +50,8 @@ _EXTRACTION_COLUMNS = (
     "encoding",
     "error",
     "warnings",
+    "decided_by",
+    "confidence",
 )
 # A batch extraction always wins; a profile extraction only over an older profile's.
 _UPSERT = (
@@ -65,6 +72,11 @@ class JobConfig:
     batch_size: int = 10
     drift_threshold: float = 0.5  # template_match below this: the template drifted, re-learn
     write_pause: float = 0.0  # tests only: seconds to hold the batch write transaction open
+    feed_pause: float = 0.0  # tests only: seconds a comment-feed job waits before it stores the entries
+    die_once: str = ""  # tests only: a marker file; the first job, finding none, kills its worker
+    # Comment identifiers of other sites come from profiles learned before this time (the run's
+    # start), so that a batch does not learn differently when another site's batch finished first.
+    known_before: str | None = None
 
 
 @dataclass
@@ -147,6 +159,8 @@ def extraction_row(
         ext.encoding,
         ext.error,
         json.dumps(ext.warnings, ensure_ascii=False),
+        ext.method,
+        ext.confidence,
     ]
 
 
@@ -209,18 +223,29 @@ def save_profile(
 
 def run_batch(cfg: JobConfig, batch_id: int) -> JobReport:
     """Extract a full batch as one set, learn the site's next profile from it, mark it done."""
+    _test_hooks(cfg)
     started = time.monotonic()
     store = _store(cfg)
     batch = store.batch(batch_id)
     report = JobReport("batch", batch["site"] if batch else "")
     if batch is None or batch["state"] != "full":
         return report
+    # The members' comment feeds are evidence: store their entries first if their job has not run.
+    waiting = store.db.execute(
+        "SELECT f.id FROM comment_feed_fetches f JOIN batch_members m ON m.article = f.article"
+        " WHERE m.batch = ? AND f.processed_at IS NULL ORDER BY f.id",
+        [batch_id],
+    ).fetchall()
+    if waiting:
+        with store.transaction() as db:
+            for (fetch_id,) in waiting:
+                process_comment_feed(db, int(fetch_id), time.time())
     snaps = store.load_snapshots(store.batch_snapshots(batch_id))
     pages = pages_of(store, snaps)
     previous = _latest_profile(cfg, store, report.site)
     # identifiers that held comments on the store's other sites (2013 §4.7), for a set without a
     # comment-free page
-    known = store.known_comment_identifiers(report.site)
+    known = store.known_comment_identifiers(report.site, before=cfg.known_before)
     results, learned = extract_and_learn(pages, known_comment_ids=known)
     profile = inherit_layout(learned, previous[1] if previous else None)
     fill_records(pages, results, profile)
@@ -252,6 +277,7 @@ def run_pending(cfg: JobConfig, site: str) -> JobReport:
 
 def run_pages(cfg: JobConfig, site: str, snapshot_ids: Sequence[int]) -> JobReport:
     """Extract single snapshots with the site's newest profile; re-learn when the template drifted."""
+    _test_hooks(cfg)
     started = time.monotonic()
     store = _store(cfg)
     report = JobReport("profile", site)
@@ -314,7 +340,7 @@ def _relearn(
     if len(ids) < 2:
         return None
     pages = [page, *pages_of(store, store.load_snapshots(ids[1:]))]
-    new = learn_profile(pages, old.options, store.known_comment_identifiers(snap["site"]))
+    new = learn_profile(pages, old.options, store.known_comment_identifiers(snap["site"], before=cfg.known_before))
     ext = new.extract(page)
     if ext.error is not None or (ext.template_match or 0.0) <= match:
         report.messages.append(
@@ -333,12 +359,22 @@ def _relearn(
     return version, new, ext, set(ids)
 
 
-def run_feed(
-    cfg: JobConfig, site: str, article: str, url: str, body: bytes, headers: dict[str, str], fetched_at: float
-) -> JobReport:
-    """Store the entries of an article's comment feed (the check on its extracted comments)."""
+def run_feed(cfg: JobConfig, fetch_id: int) -> JobReport:
+    """Store the entries of a persisted comment feed (the check on its article's extracted comments)."""
+    _test_hooks(cfg)
     store = _store(cfg)
-    entries = parse_comment_feed(body, url, headers)
+    if cfg.feed_pause:
+        print(f"blogs: comment feed {fetch_id} job waiting", file=sys.stderr, flush=True)
+        time.sleep(cfg.feed_pause)
     with store.transaction() as db:
-        store_feed_comments(db, article=article, site=site, entries=entries, fetched_at=fetched_at)
-    return JobReport("feed", site, pages=len(entries))
+        done = process_comment_feed(db, fetch_id, time.time())
+    site, entries = done if done is not None else ("", 0)
+    return JobReport("feed", site, pages=entries)
+
+
+def _test_hooks(cfg: JobConfig) -> None:
+    """Tests only: the first job of a run kills its worker process (a worker dying mid-job)."""
+    if cfg.die_once and not os.path.exists(cfg.die_once):
+        with open(cfg.die_once, "w") as marker:
+            marker.write(str(os.getpid()))
+        os._exit(3)

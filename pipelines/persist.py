@@ -5,6 +5,9 @@ PersistPagePipeline(db_path="blogs.db", refetch_after=[3600.0, 21600.0])
 The snapshot (gzip body, final URL, status, headers, fetch time, first fetch or re-fetch) and
 the article's new fetch state and re-fetch schedule are written in one transaction, so a page
 is either stored and marked fetched, or neither (and fetched again by the next run).
+
+A store that cannot be written any more (disk full, I/O error: crawler.outcome.store_fault)
+stops the crawl with one line instead of dropping every following page with an error.
 """
 
 from __future__ import annotations
@@ -16,7 +19,9 @@ from typing import TYPE_CHECKING, Any
 from scrapy.exceptions import DropItem
 
 from crawler.items import PageItem
+from crawler.outcome import report_store_fault
 from crawler.schedule import DEFAULT_REFETCH_AFTER, parse_durations
+from pipelines.feedcheck import CommentFeedItem, save_comment_feed
 from pipelines.store import Store, default_db_path
 
 if TYPE_CHECKING:
@@ -27,12 +32,19 @@ logger = logging.getLogger(__name__)
 
 
 class PersistPagePipeline:
-    """Store each PageItem as a snapshot; other items pass through untouched."""
+    """Store each PageItem as a snapshot and each CommentFeedItem raw; other items pass through untouched."""
 
-    def __init__(self, db_path: str, refetch_after: list[float], stats: StatsCollector | None = None) -> None:
+    def __init__(
+        self,
+        db_path: str,
+        refetch_after: list[float],
+        stats: StatsCollector | None = None,
+        crawler: Crawler | None = None,
+    ) -> None:
         self.db_path = db_path
         self.refetch_after = refetch_after
         self.stats = stats
+        self.crawler = crawler
         self.store: Store | None = None
 
     @classmethod
@@ -42,6 +54,7 @@ class PersistPagePipeline:
             db_path=str(default_db_path(settings.get("BLOGS_DB"))),
             refetch_after=parse_durations(settings.get("REFETCH_AFTER") or DEFAULT_REFETCH_AFTER),
             stats=crawler.stats,
+            crawler=crawler,
         )
 
     def open_spider(self) -> None:
@@ -57,6 +70,8 @@ class PersistPagePipeline:
             self.stats.inc_value(key)
 
     def process_item(self, item: Any) -> Any:
+        if isinstance(item, CommentFeedItem):
+            return self._comment_feed(item)
         if not isinstance(item, PageItem):
             return item
         if self.store is None:
@@ -78,10 +93,33 @@ class PersistPagePipeline:
                 comment_feed_etag=item.comment_feed_etag,
                 comment_feed_last_modified=item.comment_feed_last_modified,
             )
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, OSError) as exc:
             self._inc("blogs/pages_store_failed")
+            if self.crawler is not None and report_store_fault(self.crawler, exc, f"storing {item.url}"):
+                # Logged once for the run; the article stays due and is fetched again next run.
+                raise DropItem(f"page not stored: {exc}", log_level="DEBUG") from exc
+            if not isinstance(exc, sqlite3.Error):
+                raise
             logger.error("Could not store page %s (%s): %s", item.url, item.article_url, exc)
             raise DropItem(f"page not stored: {exc}") from exc
         self._inc("blogs/pages_stored")
         self._inc(f"blogs/pages_stored/{item.kind}")
+        return item
+
+    def _comment_feed(self, item: CommentFeedItem) -> CommentFeedItem:
+        # A comment feed is committed raw, as a page is, before a job parses it (pipelines.feedcheck).
+        if self.store is None:
+            self.store = Store(self.db_path)
+        try:
+            with self.store.transaction() as db:
+                item.fetch_id = save_comment_feed(db, item)
+        except (sqlite3.Error, OSError) as exc:
+            self._inc("blogs/comment_feeds_store_failed")
+            if self.crawler is not None and report_store_fault(self.crawler, exc, f"storing {item.url}"):
+                raise DropItem(f"comment feed not stored: {exc}", log_level="DEBUG") from exc
+            if not isinstance(exc, sqlite3.Error):
+                raise
+            logger.error("Could not store comment feed %s (%s): %s", item.url, item.article_url, exc)
+            raise DropItem(f"comment feed not stored: {exc}") from exc
+        self._inc("blogs/comment_feeds_stored")
         return item

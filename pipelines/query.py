@@ -1,6 +1,6 @@
 """Read-side queries behind `scrapy sites|posts|comments|search|export`; plain SQL over the store.
 
-with open_store("blogs.db") as store: rows = list(posts(store.db, site="gen1", since="2024-05-01"))
+with open_store("blogs.db") as store: rows = list(posts(store.db, site="gen1", since=parse_since("7d")))
 
 Readers never take the crawl lock and never block a running crawl (WAL): opening a current
 store writes nothing, and every query is a single read transaction.
@@ -8,16 +8,22 @@ store writes nothing, and every query is a single read transaction.
 
 from __future__ import annotations
 
+import difflib
 import json
+import re
+import sqlite3
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import sqlite_utils
 
-from crawler.schedule import from_iso
+from crawler.schedule import from_iso, to_iso
+from crawler.urls import normalize_url
 from pipelines.feedcheck import site_agreement
+from pipelines.searchquery import SearchSyntaxError, parse_search, register_fold, scan_snippet
 from pipelines.store import Store
 
 POST_FIELDS = ["url", "site", "title", "text", "published", "fetched_at"]
@@ -34,15 +40,25 @@ SITE_FIELDS = [
     "feed_check",
     "last_error",
 ]
-# Trigram FTS matches terms of 3+ characters; shorter ones (二字熟語 such as 日本) use LIKE.
-MIN_FTS_TERM = 3
+_RELATIVE = re.compile(r"^(\d+)\s*([smhdw])$")
+_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+SINCE_FORMS = "2024-05-01, 2024-05-01T10:00, 2024-05-01T10:00Z or +02:00, 7d, 12h, 30m, 2w, today, yesterday"
 
 
-def open_store(path: str | Path) -> Store:
-    """The store at `path`; FileNotFoundError when there is none (a query must not create one)."""
-    if not Path(path).is_file():
+class QueryError(ValueError):
+    """A user's question the store cannot answer as asked (no such site, unreadable date or query):
+    the commands print the one-line message and exit 2 instead of printing an empty answer."""
+
+
+def open_store(path: str | Path, *, write: bool = False) -> Store:
+    """The existing store at `path`, read-only (`mode=ro`) unless `write`; never a new store.
+
+    FileNotFoundError when there is no file; StoreError (pipelines.storefile) when the file is
+    not a store (empty, not SQLite, another program's database, damaged), with nothing written.
+    """
+    if not Path(path).exists():
         raise FileNotFoundError(f"no store at {path}: run `scrapy crawl blogs` first, or give -s BLOGS_DB=PATH")
-    return Store(path)
+    return Store(path, read_only=not write, create=False)
 
 
 def _age(iso: str | None, now: float) -> str | None:
@@ -111,10 +127,74 @@ def sites(db: sqlite_utils.Database, now: float | None = None) -> list[dict[str,
     return out
 
 
+def check_site(db: sqlite_utils.Database, site: str) -> str:
+    """`site` when the store has it, else QueryError naming the sites it has (and the closest one)."""
+    names = [r[0] for r in db.execute("SELECT name FROM sites ORDER BY name").fetchall()]
+    if site in names:
+        return site
+    if not names:
+        raise QueryError(f"no site {site!r} in the store: it has no sites yet (run scrapy crawl blogs)")
+    close = difflib.get_close_matches(site, names, n=1) or [n for n in names if n.lower() == site.lower()]
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    shown = ", ".join(names[:12]) + (f", … ({len(names)} sites)" if len(names) > 12 else "")
+    raise QueryError(f"no site {site!r} in the store{hint}; sites: {shown}")
+
+
+def _slash_twin(url: str) -> str | None:
+    """The same URL with the path's trailing slash added or removed (None for a bare host)."""
+    head, sep, query = url.partition("?")
+    scheme_host = head.split("/", 3)
+    if len(scheme_host) < 4 or scheme_host[3] == "":
+        return None
+    twin = head[:-1] if head.endswith("/") else head + "/"
+    return twin + sep + query
+
+
+def find_article(db: sqlite_utils.Database, url: str) -> str:
+    """The stored article URL that `url` names, normalized as the crawler keys articles (crawler.urls):
+    case of %-escapes, decoded non-ASCII, default port, tracking parameters and a trailing slash
+    do not matter. QueryError when no article matches."""
+    key = normalize_url(url)
+    candidates = [key, url.strip()]
+    twin = _slash_twin(key)
+    if twin:
+        candidates.append(twin)
+    for candidate in candidates:  # exact first: /a and /a/ may be two articles
+        if db.execute("SELECT 1 FROM articles WHERE url = ?", [candidate]).fetchone():
+            return candidate
+    raise QueryError(f"no article {url!r} in the store (URLs as scrapy posts lists them)")
+
+
+def parse_since(text: str, now: float | None = None) -> str:
+    """`--since` as the store's ISO UTC text: parse_since("2024-05-01T12:00+02:00") == '2024-05-01T10:00:00.000Z'.
+
+    ISO dates and datetimes (no zone: UTC), or relative to `now`: 7d, 12h, 30m, 2w, today, yesterday
+    (midnight UTC). QueryError for anything else.
+    """
+    value = text.strip().lower()
+    now = time.time() if now is None else now
+    if value in ("today", "yesterday"):
+        midnight = datetime.fromtimestamp(now, UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+        return to_iso((midnight - timedelta(days=1 if value == "yesterday" else 0)).timestamp())
+    relative = _RELATIVE.match(value)
+    if relative:
+        return to_iso(now - int(relative.group(1)) * _UNIT_SECONDS[relative.group(2)])
+    try:
+        if not re.match(r"^\d{4}-\d\d-\d\d", value):
+            raise ValueError(value)
+        moment = datetime.fromisoformat(text.strip().upper().replace(" ", "T", 1))
+    except ValueError:
+        raise QueryError(f"--since {text!r} is not a date; use e.g. {SINCE_FORMS}") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return to_iso(moment.timestamp())
+
+
 def posts(
     db: sqlite_utils.Database, site: str | None = None, since: str | None = None, limit: int | None = None
 ) -> Iterator[dict[str, Any]]:
-    """Posts, newest publication first; `since` compares with publication (else fetch) time, ISO text."""
+    """Posts, newest publication first; `since` (store ISO text, see parse_since) compares with
+    publication (else fetch) time."""
     where, params = ["1 = 1"], []
     if site:
         where.append("site = ?")
@@ -132,9 +212,14 @@ def posts(
 
 
 def comments(
-    db: sqlite_utils.Database, site: str | None = None, article: str | None = None, limit: int | None = None
+    db: sqlite_utils.Database,
+    site: str | None = None,
+    article: str | None = None,
+    limit: int | None = None,
+    since: str | None = None,
 ) -> Iterator[dict[str, Any]]:
-    """Comments in page order per article (those gone from the page too, with `gone_at`)."""
+    """Comments in page order per article (those gone from the page too, with `gone_at`);
+    `since` (store ISO text) compares with first_seen."""
     where, params = ["1 = 1"], []
     if site:
         where.append("c.site = ?")
@@ -142,6 +227,9 @@ def comments(
     if article:
         where.append("c.article = ?")
         params.append(article)
+    if since:
+        where.append("c.first_seen >= ?")
+        params.append(since)
     sql = (
         "SELECT c.article AS url, c.site, c.text, c.author, c.date, c.position, c.first_seen, c.gone_at"
         f" FROM comments c LEFT JOIN posts p ON p.url = c.article WHERE {' AND '.join(where)}"
@@ -152,19 +240,18 @@ def comments(
     yield from db.query(sql, params)
 
 
-def _like(term: str) -> str:
-    return "%" + term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+def search(
+    db: sqlite_utils.Database, query: str, where: str = "posts", limit: int = 20, scan: bool | None = None
+) -> list[dict[str, Any]]:
+    """Posts (or comments) matching `query` (pipelines.searchquery: words, "phrases", AND/OR/NOT, *).
 
-
-def search(db: sqlite_utils.Database, query: str, where: str = "posts", limit: int = 20) -> list[dict[str, Any]]:
-    """Posts (or comments) containing every term of `query`, best match first.
-
-    FTS5 with the trigram tokenizer (substring match, any script) when every term has 3+
-    characters; otherwise LIKE over the same columns, newest first.
+    FTS5 (trigram) ranked best first when every item has 3+ characters and scan is not True;
+    otherwise a substring scan with the same meaning, newest first. QueryError on bad syntax.
     """
-    terms = query.split()
-    if not terms:
-        return []
+    try:
+        parsed = parse_search(query)
+    except SearchSyntaxError as exc:
+        raise QueryError(str(exc)) from None
     if where == "posts":
         table, cols, fields = "posts", ["title", "text"], "t.url, t.site, t.title, t.published"
         order = "COALESCE(t.published, t.fetched_at) DESC"
@@ -173,37 +260,58 @@ def search(db: sqlite_utils.Database, query: str, where: str = "posts", limit: i
         order = "t.first_seen DESC"
     else:
         raise ValueError(f"search in posts or comments, not {where!r}")
-    text_col = len(cols) - 1 if table == "posts" else 0
-    if all(len(t) >= MIN_FTS_TERM for t in terms):
-        match = " ".join('"' + t.replace('"', '""') + '"' for t in terms)
+    text = cols[-1] if table == "posts" else cols[0]
+    if bool(scan) or not parsed.fits_fts():  # FTS5 would silently miss items under 3 characters
+        register_fold(db.conn)
+        condition, params = parsed.sql(cols)
+        sql = f"SELECT {fields}, t.{text} AS _text FROM {table} t WHERE {condition} ORDER BY {order} LIMIT ?"
+    else:
         sql = (
-            f"SELECT {fields}, snippet({table}_fts, {text_col}, '[', ']', '…', 16) AS snippet"
-            f" FROM {table}_fts JOIN {table} t ON t.rowid = {table}_fts.rowid WHERE {table}_fts MATCH ?"
-            " ORDER BY rank LIMIT ?"
+            f"SELECT {fields}, t.{text} AS _text FROM {table}_fts JOIN {table} t ON t.rowid = {table}_fts.rowid"
+            f" WHERE {table}_fts MATCH ? ORDER BY rank LIMIT ?"
         )
-        return list(db.query(sql, [match, limit]))
-    text = cols[text_col]
-    conds = " AND ".join("(" + " OR ".join(f"t.{c} LIKE ? ESCAPE '\\'" for c in cols) + ")" for _ in terms)
-    params: list[Any] = [_like(t) for t in terms for _ in cols]
-    sql = f"SELECT {fields}, substr(t.{text}, 1, 160) AS snippet FROM {table} t WHERE {conds} ORDER BY {order} LIMIT ?"
-    return list(db.query(sql, [*params, limit]))
+        params = [parsed.fts()]
+    try:
+        hits = list(db.query(sql, [*params, limit]))
+    except sqlite3.OperationalError as exc:  # the parser should leave none; if one slips through, one line
+        raise QueryError(f"{query!r}: {exc}") from None
+    # One snippet for both paths (FTS5's snippet() counts trigrams, a few characters).
+    for hit in hits:
+        hit["snippet"] = scan_snippet(hit.pop("_text"), parsed.positive)
+    return hits
 
 
-def export_jsonl(db: sqlite_utils.Database, out: Path, site: str | None = None) -> tuple[int, int]:
-    """One JSON object per post, with its comments; returns (posts, comments) written."""
-    n_posts = n_comments = 0
-    tmp = out.with_name(out.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as fh:
-        for post in posts(db, site=site):
-            rows = list(
-                db.query(
-                    "SELECT fingerprint, text, author, date, date_raw, parent, position, first_seen, last_seen,"
-                    " gone_at FROM comments WHERE article = ? ORDER BY gone_at IS NOT NULL, position",
-                    [post["url"]],
-                )
+def _post_records(db: sqlite_utils.Database, site: str | None) -> Iterator[dict[str, Any]]:
+    for post in posts(db, site=site):
+        rows = list(
+            db.query(
+                "SELECT fingerprint, text, author, date, date_precision, date_raw, parent, position, first_seen,"
+                " last_seen, gone_at FROM comments WHERE article = ? ORDER BY gone_at IS NOT NULL, position",
+                [post["url"]],
             )
-            fh.write(json.dumps({**post, "comments": rows}, ensure_ascii=False) + "\n")
+        )
+        yield {**post, "comments": rows}
+
+
+def export_jsonl(db: sqlite_utils.Database, out: Path | TextIO, site: str | None = None) -> tuple[int, int]:
+    """One JSON object per post, with its comments, to a file (replaced whole at the end) or an
+    open text stream; returns (posts, comments) written."""
+    n_posts = n_comments = 0
+    if not isinstance(out, Path):
+        for record in _post_records(db, site):
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
             n_posts += 1
-            n_comments += len(rows)
-    tmp.replace(out)  # readers never see half a file
+            n_comments += len(record["comments"])
+        out.flush()
+        return n_posts, n_comments
+    tmp = out.with_name(out.name + ".tmp")
+    try:
+        with tmp.open("w", encoding="utf-8") as fh:
+            for record in _post_records(db, site):
+                fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+                n_posts += 1
+                n_comments += len(record["comments"])
+        tmp.replace(out)  # readers never see half a file
+    finally:
+        tmp.unlink(missing_ok=True)  # after a failure: no stray half file
     return n_posts, n_comments

@@ -6,8 +6,9 @@ The crawl's decisions are stored, so they are replayed rather than re-taken: eac
 version is learned again from the snapshots it was learned from (`profiles.snapshots`), each
 done batch is extracted again as one set, and each other snapshot again with the profile
 version that extracted it. With the same extractor the result is the same rows (idempotent);
-after an upgrade it is what the crawl would have stored with the new extractor. Full batches
-and pages never extracted (a crawl was killed) are completed as the next crawl would.
+after an upgrade it is what the crawl would have stored with the new extractor. Full batches,
+pages never extracted and comment feeds never parsed (a crawl was killed) are completed as the
+next crawl would.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 
 from extractor import DEFAULT, SiteProfile, extract_site, learn_profile
 from pipelines import jobs
+from pipelines.feedcheck import unprocessed_comment_feeds
 from pipelines.store import Store
 
 logger = logging.getLogger(__name__)
@@ -112,6 +114,9 @@ def reextract(
     """Re-extract one site (or all) from its snapshots; see the module docstring."""
     report = ReextractReport()
     cfg = jobs.JobConfig(str(store.path), batch_size=batch_size)
+    # Comment feeds a crawl stored but did not parse (killed, or EXTRACT_ENABLED off): they are evidence.
+    for fetch_id in unprocessed_comment_feeds(store.db, max_attempts=1 << 30):
+        jobs.run_feed(cfg, fetch_id)
     names = [site] if site else [r["site"] for r in store.db.query("SELECT DISTINCT site FROM snapshots ORDER BY site")]
     for name in names:
         reextract_site(store, cfg, name, report)

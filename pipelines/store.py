@@ -5,7 +5,7 @@ Store("blogs.db").due_feeds(["https://example.org/feed/"], now=time.time())
 Tables (see docs/schema.md): `sites` (one blog each), `feeds` (one per feeds-file line, with the
 poll schedule, validators, backoff and mute reason), `articles` (one per feed entry, with the
 fetch / re-fetch schedule), `snapshots` (every fetched article page, gzip body), `runs` (one per
-crawl run, with its stats); then what extraction makes of the snapshots: `batches` and
+crawl run, with its stats: pipelines.runs); then what extraction makes of the snapshots: `batches` and
 `batch_members` (per-site sets of first fetches), `profiles` (versioned site profiles),
 `extractions` (one per extracted snapshot), `posts` and `comments` (derived from the
 extractions), `feed_comments` (comment-feed entries, the check). `posts_fts` and `comments_fts`
@@ -32,6 +32,8 @@ import sqlite_utils
 from crawler.schedule import from_iso, next_refetch, refetch_base, to_iso
 from pipelines.batches import BatchState
 from pipelines.crawlstate import CrawlState
+from pipelines.runs import RunBook
+from pipelines.storefile import APPLICATION_ID, StoreError, converted, open_connection
 
 DEFAULT_DB = "blogs.db"
 BUSY_TIMEOUT_S = 60.0
@@ -206,6 +208,8 @@ _TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, 
             "encoding": str,
             "error": str,
             "warnings": str,  # JSON list
+            "decided_by": str,  # set | profile | every-page-has-comments fallback | single page
+            "confidence": float,
         },
         "snapshot",
         [("snapshot", "snapshots", "id"), ("article", "articles", "url"), ("site", "sites", "name")],
@@ -222,6 +226,8 @@ _TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, 
             "fetched_at": str,  # of the snapshot the text comes from
             "snapshot": int,
             "method": str,
+            "decided_by": str,
+            "confidence": float,
             "profile_version": int,
             "comments": int,  # comments on the page at that snapshot
         },
@@ -237,6 +243,7 @@ _TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, 
             "text": str,
             "author": str,
             "date": str,  # ISO 8601 when the page's date parses
+            "date_precision": str,  # day | minute | second
             "date_raw": str,
             "parent": str,  # fingerprint of the comment replied to
             "position": int,  # order on the page where last seen, from 0
@@ -249,6 +256,39 @@ _TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, 
         ("article", "fingerprint"),
         [("article", "articles", "url"), ("site", "sites", "name")],
         {},
+    ),
+    "comment_versions": (
+        {
+            "article": str,
+            "fingerprint": str,  # the comment (comments.fingerprint)
+            "seen_from": str,  # first fetch showing this text
+            "site": str,
+            "text": str,  # an earlier text of the comment
+            "seen_until": str,  # last fetch showing this text
+            "first_snapshot": int,
+            "last_snapshot": int,
+        },
+        ("article", "fingerprint", "seen_from"),
+        [("article", "articles", "url"), ("site", "sites", "name")],
+        {},
+    ),
+    "comment_feed_fetches": (
+        {
+            "id": int,
+            "article": str,
+            "site": str,
+            "url": str,  # the comment feed as fetched (final URL)
+            "headers": str,  # JSON object: name -> value
+            "body": bytes,  # gzip
+            "fetched_at": str,
+            "entries": int,  # entries parsed into feed_comments (NULL: not processed yet)
+            "processed_at": str,
+            "attempts": int,  # processing attempts (pipelines.jobs retries a failed one)
+            "error": str,  # the latest processing failure
+        },
+        "id",
+        [("article", "articles", "url"), ("site", "sites", "name")],
+        {"attempts": 0},
     ),
     "feed_comments": (
         {
@@ -284,11 +324,15 @@ _INDEXES: list[tuple[str, list[str], bool]] = [
     ("comments", ["site", "first_seen"], False),
     ("comments", ["first_seen"], False),
     ("feed_comments", ["site"], False),
+    ("comment_feed_fetches", ["article", "fetched_at"], True),
+    ("comment_feed_fetches", ["processed_at"], False),
     ("articles", ["site", "comment_feed_fetched_at"], False),
 ]
 # Full-text search: table -> indexed columns. Trigram tokenizer: substring search that works
 # for Japanese as for English (needs SQLite >= 3.34; query terms of 3+ characters).
 _FTS: dict[str, list[str]] = {"posts": ["title", "text"], "comments": ["text", "author"]}
+# Every table a store may hold (FTS5 keeps its index in four shadow tables per FTS table).
+_KNOWN = {*_TABLES, *(f"{t}_fts{s}" for t in _FTS for s in ("", "_data", "_idx", "_docsize", "_config"))}
 
 
 def _fts_sql(table: str, columns: list[str]) -> list[str]:
@@ -330,22 +374,48 @@ def gunzip_body(blob: bytes) -> bytes:
     return gzip.decompress(blob)
 
 
-class Store(BatchState, CrawlState):
-    """A connection to the blogs database; creates or upgrades the schema when opened."""
+class Store(BatchState, CrawlState, RunBook):
+    """A connection to the blogs database; creates or upgrades the schema when opened.
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    Store(path) is the crawl's: read-write, and a missing or empty file becomes a new store.
+    Store(path, read_only=True) reads an existing store through a `mode=ro` connection (the query
+    commands); create=False refuses to make a new store. A path that is not a store (not SQLite,
+    another program's database, damaged, an unwritable folder) raises StoreError
+    (pipelines.storefile) before anything is written to it.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False, create: bool = True) -> None:
         self.path = Path(path)
-        if self.path.parent and not self.path.parent.exists():
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_S)
+        self.read_only = read_only
+        if self._open_db(create) or not read_only:
+            return
+        # An older store read for the first time since an upgrade: upgraded as a crawl would.
+        self.close()
+        try:
+            Store(self.path, create=False).close()
+        except StoreError as exc:
+            raise StoreError(f"{self.path} is a store of an older blog-harvester; upgrading it failed: {exc}") from exc
+        self._open_db(create)
+
+    def _open_db(self, create: bool) -> bool:
+        """Connect and set up; True when the schema is current (read-only) or was made so (read-write)."""
+        conn = open_connection(self.path, read_only=self.read_only, create=create, known=_KNOWN, timeout=BUSY_TIMEOUT_S)
         self.db = sqlite_utils.Database(conn)
-        self.db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-        self.db.execute("PRAGMA foreign_keys = ON")
-        if str(self.path) != ":memory:":
-            self.db.enable_wal()
-        # WAL + NORMAL survives a killed process; only an OS crash may lose the last commits.
-        self.db.execute("PRAGMA synchronous = NORMAL")
-        self.ensure_schema()
+        try:
+            with converted(self.path):
+                self.db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+                self.db.execute("PRAGMA foreign_keys = ON")
+                if self.read_only:
+                    return self.schema_is_current(marker=False)
+                if str(self.path) != ":memory:":
+                    self.db.enable_wal()
+                # WAL + NORMAL survives a killed process; only an OS crash may lose the last commits.
+                self.db.execute("PRAGMA synchronous = NORMAL")
+                self.ensure_schema()
+                return True
+        except BaseException:
+            conn.close()
+            raise
 
     def close(self) -> None:
         self.db.close()
@@ -356,8 +426,11 @@ class Store(BatchState, CrawlState):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def schema_is_current(self) -> bool:
-        """True when every table, column, index and FTS table exists (then opening writes nothing)."""
+    def schema_is_current(self, *, marker: bool = True) -> bool:
+        """True when every table, column, index and FTS table exists and, with `marker`, the store's
+        application_id is set (then opening writes nothing)."""
+        if marker and self.db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+            return False
         names = set(self.db.table_names())
         if not set(_TABLES) <= names or not {f"{t}_fts" for t in _FTS} <= names:
             return False
@@ -372,8 +445,9 @@ class Store(BatchState, CrawlState):
         if self.schema_is_current():
             return
         if sqlite3.sqlite_version_info < (3, 34, 0):
-            raise RuntimeError(f"SQLite {sqlite3.sqlite_version} is too old: the trigram tokenizer needs 3.34+")
+            raise StoreError(f"SQLite {sqlite3.sqlite_version} is too old for the store (trigram FTS needs 3.34+)")
         with self.transaction() as db:
+            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")  # marks the file as a store
             for name, (columns, pk, fks, defaults) in _TABLES.items():
                 table = db.table(name)
                 if not table.exists():
@@ -463,20 +537,3 @@ class Store(BatchState, CrawlState):
                 },
             )
         return int(snap[0])
-
-    # -- runs ------------------------------------------------------------------------------
-
-    def start_run(self, *, now: float, feeds_file: str, watch: bool) -> int:
-        with self.transaction() as db:
-            cur = db.execute(
-                "INSERT INTO runs (started_at, pid, feeds_file, watch) VALUES (?, ?, ?, ?)",
-                [to_iso(now), os.getpid(), feeds_file, int(watch)],
-            )
-        return int(cur.lastrowid or 0)
-
-    def finish_run(self, run_id: int, *, now: float, reason: str, summary: str, stats: dict[str, Any]) -> None:
-        with self.transaction() as db:
-            db.execute(
-                "UPDATE runs SET finished_at = ?, reason = ?, summary = ?, stats = ? WHERE id = ?",
-                [to_iso(now), reason, summary, json.dumps(stats, default=str, sort_keys=True), run_id],
-            )

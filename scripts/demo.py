@@ -1,23 +1,28 @@
 """The whole pipeline on this machine, offline: a local blog farm, two real crawl runs, the query commands.
 
-    python scripts/demo.py [--db demo.db] [--articles 12]      (`make demo`)
+    python scripts/demo.py [--db demo.db] [--articles 12] [--corpus-root ../shared/corpus]   (`make demo`)
 
 1. Starts a blog farm on 127.0.0.1 (farm/): the four WordPress sites of ../shared/corpus
-   (English and Japanese) and two generated blogs whose readers keep commenting.
+   (English and Japanese) when that folder is there, and two generated blogs whose readers keep
+   commenting.
 2. Runs `scrapy crawl blogs` against it (a subprocess, a temporary feeds file, `-s BLOGS_DB=...`):
    every page is stored, batched per site, extracted, and a profile is learned per site.
 3. Moves the farm's clock three hours on (new comments arrive) and crawls again: the due
    re-fetches read the comment feeds and the pages, and the new comments are added to the store.
-4. Prints what `scrapy sites`, `scrapy posts`, `scrapy comments` and `scrapy search` show.
+4. Prints what `scrapy sites`, `scrapy posts`, `scrapy comments` and `scrapy search` show, then the
+   exact commands that query the kept store (paste them in the project folder).
 
-Without --db the store is a temporary file, removed at the end. Nothing leaves 127.0.0.1.
+The store is kept: `demo.db` in the project folder by default (a demo store left there by an earlier
+demo is replaced); `--db PATH` must name a file that does not exist yet. Nothing leaves 127.0.0.1.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -29,8 +34,11 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from farm import BlogFarm  # noqa: E402
+from farm.corpus import DEFAULT_CORPUS_ROOT  # noqa: E402
 
 HOUR = 3600.0
+DEFAULT_DB = ROOT / "demo.db"
+REFETCH = "REFETCH_AFTER=1h,2h,6h"
 
 
 def scrapy(*args: str, db: Path, offset: float = 0.0, quiet: bool = False) -> str:
@@ -43,11 +51,10 @@ def scrapy(*args: str, db: Path, offset: float = 0.0, quiet: bool = False) -> st
         sys.stderr.write(proc.stderr[-4000:])
         raise SystemExit(f"scrapy {args[0]} failed with exit code {proc.returncode}")
     if not quiet:
-        summary = re.findall(r"Run summary: (.*)", proc.stderr)
-        for line in summary:
+        for line in re.findall(r"Run summary: (.*)", proc.stderr):
             print(f"  run summary: {line}")
         for line in re.findall(r"\] WARNING: (.*)", proc.stderr):
-            if "BLOGS_CONTACT" not in line:
+            if "BLOGS_CONTACT" not in line and "Run summary" not in line:
                 print(f"  warning: {line}")
     return proc.stdout
 
@@ -56,16 +63,52 @@ def show(title: str, text: str) -> None:
     print(f"\n== {title}\n{text.rstrip()}")
 
 
+def store_path(given: Path | None) -> Path:
+    """Where the demo keeps its store: a fresh file (an earlier demo's default store is replaced)."""
+    if given is None:
+        for suffix in ("", "-wal", "-shm", ".lock"):
+            Path(f"{DEFAULT_DB}{suffix}").unlink(missing_ok=True)
+        return DEFAULT_DB
+    db = given.resolve()
+    if db.exists():
+        raise SystemExit(f"demo: {given} exists; give a new file with --db (the demo never writes into a store)")
+    return db
+
+
+def query_commands(db: Path, article: str | None) -> list[str]:
+    """Commands that query the kept store, as a user pastes them in the project folder."""
+    shown = db.relative_to(ROOT) if db.is_relative_to(ROOT) else db
+    opt = f"-s BLOGS_DB={shlex.quote(str(shown))}"
+    scrapy_bin = os.path.relpath(Path(sys.executable).parent / "scrapy", ROOT)
+    commands = [
+        f"{scrapy_bin} sites {opt}",
+        f"{scrapy_bin} posts --site nikki {opt}",
+        f"{scrapy_bin} comments --site notebook --format jsonl {opt}",
+        f"{scrapy_bin} search ベランダ {opt}",
+    ]
+    if article:
+        commands.insert(2, f"{scrapy_bin} comments --article {shlex.quote(article)} {opt}")
+    sqlite_utils = Path(sys.executable).parent / "sqlite-utils"
+    if sqlite_utils.exists():
+        commands.append(f"{os.path.relpath(sqlite_utils, ROOT)} tables {shlex.quote(str(shown))} --counts")
+    return commands
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--db", type=Path, default=None, help="keep the store in this file (default: a temporary one)")
+    p.add_argument("--db", type=Path, default=None, help="keep the store in this new file (default: demo.db)")
     p.add_argument("--articles", type=int, default=12, help="articles per generated blog (default 12)")
+    p.add_argument("--corpus-root", type=Path, default=DEFAULT_CORPUS_ROOT, help="WordPress corpus to replay")
     args = p.parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="blogs-demo-") as tmp, BlogFarm() as farm:
-        db = args.db.resolve() if args.db else Path(tmp) / "demo.db"
+    db = store_path(args.db)
+    with tempfile.TemporaryDirectory(prefix="blogs-demo-") as tmp, BlogFarm(args.corpus_root) as farm:
         t0 = time.time()
         farm.clock.set(t0)
-        corpus = farm.serve_corpus()
+        if (args.corpus_root / "wordpress").is_dir():
+            corpus = farm.serve_corpus()
+        else:
+            corpus = {}
+            print(f"demo: no WordPress corpus at {args.corpus_root}; serving the two generated blogs only")
         # Articles appear every 20 minutes up to now; readers comment from 10 minutes to 5 hours later.
         start = t0 - (args.articles - 1) * 20 * 60
         for name, lang, seed in (("notebook", "en", 7), ("nikki", "ja", 8)):
@@ -85,28 +128,31 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Store: {db}")
 
         print("\n== crawl 1: every article is fetched, stored, batched per site and extracted")
-        scrapy("crawl", "blogs", "-a", f"feeds={feeds}", "-s", "REFETCH_AFTER=1h,2h,6h", db=db)
+        scrapy("crawl", "blogs", "-a", f"feeds={feeds}", "-s", REFETCH, db=db)
         farm.clock.advance(3 * HOUR)
         offset = farm.clock.now() - time.time()
         print("\n== crawl 2, three hours later: due re-fetches read comment feeds and pages, new comments are added")
-        scrapy("crawl", "blogs", "-a", f"feeds={feeds}", "-s", "REFETCH_AFTER=1h,2h,6h", db=db, offset=offset)
+        scrapy("crawl", "blogs", "-a", f"feeds={feeds}", "-s", REFETCH, db=db, offset=offset)
 
-        show("scrapy sites", scrapy("sites", db=db, quiet=True))
-        show("scrapy posts --limit 6", scrapy("posts", "--limit", "6", db=db, quiet=True))
-        show(
-            "scrapy comments --site notebook --limit 10",
-            scrapy("comments", "--site", "notebook", "--limit", "10", db=db, quiet=True),
-        )
+    show("scrapy sites", scrapy("sites", db=db, quiet=True))
+    show("scrapy posts --limit 6", scrapy("posts", "--limit", "6", db=db, quiet=True))
+    show(
+        "scrapy comments --site notebook --limit 10",
+        scrapy("comments", "--site", "notebook", "--limit", "10", db=db, quiet=True),
+    )
+    if corpus:
         show(
             "scrapy comments --site cocoon --limit 5",
             scrapy("comments", "--site", "cocoon", "--limit", "5", db=db, quiet=True),
         )
         show('scrapy search "shooting board"', scrapy("search", "shooting board", db=db, quiet=True))
-        show('scrapy search "ベランダ" (Japanese)', scrapy("search", "ベランダ", db=db, quiet=True))
-        print(
-            f"\nMore: scrapy posts --format jsonl -s BLOGS_DB={db} | head; sqlite-utils tables {db} --counts;"
-            " datasette (see docs/schema.md)"
-        )
+    show('scrapy search "ベランダ" (Japanese)', scrapy("search", "ベランダ", db=db, quiet=True))
+    newest = scrapy("posts", "--site", "notebook", "--limit", "1", "--format", "jsonl", db=db, quiet=True)
+    article = json.loads(newest)["url"] if newest.strip() else None
+    print(f"\nThe store is kept in {db}. Query it from {ROOT}:")
+    for command in query_commands(db, article):
+        print(f"  {command}")
+    print("More: docs/schema.md (tables), `datasette` on the same file.")
     return 0
 
 

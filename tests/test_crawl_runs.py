@@ -32,8 +32,10 @@ def test_overlapping_runs_do_not_double_fetch(farm: BlogFarm, tmp_path: Path) ->
             timeout=30,
         ), log.read_text()[-2000:]
         second = run_crawl(feeds, db, "-a", "force=1", clock=farm.clock)
-        assert second.returncode == 0
-        assert "Another crawl is using" in second.stderr and "this run exits" in second.stderr
+        assert second.returncode == 3, second.stderr[-3000:]  # crawler.outcome.EXIT_LOCKED
+        last = second.stderr.rstrip().splitlines()[-1]
+        assert "ERROR: Another crawl is using" in last and last.endswith("this run exits without touching it")
+        assert "Traceback" not in second.stderr
         assert second.stats == {}  # it never started a run
         assert first.poll() is None, "the first run was still going while the second gave up"
     finally:
@@ -81,8 +83,9 @@ def test_offline_machine_run_ends_quickly_with_a_summary(tmp_path: Path) -> None
     """`make run` without internet: feeds.txt's real hosts fail DNS at once (simulated: the test
     resolver refuses every non-loopback name, so nothing leaves the machine)."""
     result = run_crawl(PROJECT / "feeds.txt", tmp_path / "blogs.db", timeout=120)
-    assert result.returncode == 0, result.stderr[-3000:]
-    assert "Run summary" in result.stderr
+    assert result.returncode == 1, result.stderr[-3000:]  # every feed failed: crawler.outcome.EXIT_FAILED
+    last = result.stderr.rstrip().splitlines()[-1]
+    assert "ERROR: Run summary: feeds ok 0 (not modified 0)" in last and "; exit 1: every feed failed" in last
     listed = len(rows(tmp_path / "blogs.db", "SELECT url FROM feeds"))
     assert listed >= 1
     assert result.stat("feeds_failed") == listed == result.stat("feeds_failed/dns")

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from crawler.feeds import default_site_name, discover_feed_links, parse_feeds_text, read_feeds_file
+import pytest
+
+from crawler.feeds import (
+    FeedsFileError,
+    default_site_name,
+    discover_feed_links,
+    load_feeds_file,
+    parse_feeds_text,
+    read_feeds_file,
+)
 from crawler.urls import is_fetchable, normalize_url, url_scheme
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -91,3 +100,21 @@ def test_discovery_prefers_posts_feed_and_resolves_relative_links() -> None:
     ]
     assert discover_feed_links(b"", "http://h/") == []
     assert discover_feed_links(b"\x00\xff garbage", "http://h/") == []
+
+
+def test_unusable_feeds_files_are_one_line_errors(tmp_path: Path) -> None:
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "refused.txt").write_text("# only refused lines\nfile:///etc/passwd\nftp://x/feed\n")
+    (tmp_path / "empty.txt").write_text("# nothing yet\n\n")
+    expected = {
+        "missing.txt": "not found (give one with -a feeds=PATH)",
+        "folder": "is a directory, not a file",
+        "refused.txt": "lists no usable feed (2 line(s) refused; line 2: not an http(s) URL (scheme file))",
+        "empty.txt": "lists no usable feed",
+    }
+    for name, words in expected.items():
+        with pytest.raises(FeedsFileError) as caught:
+            load_feeds_file(tmp_path / name)
+        assert str(caught.value) == f"feeds file {tmp_path / name} {words}"
+    (tmp_path / "ok.txt").write_text("https://a.example/feed/ alpha\nftp://x/feed\n")
+    assert [s.name for s in load_feeds_file(tmp_path / "ok.txt").sources] == ["alpha"]

@@ -39,6 +39,14 @@ def test_fingerprint_ignores_case_spacing_and_punctuation_not_content() -> None:
     assert fingerprint("Great write-up, thanks!", "Maya Keller", "2026-07-13T13:33:25Z", occurrence=1) != base
 
 
+def test_a_day_only_date_keeps_the_fingerprint_it_had_as_midnight() -> None:
+    # Day-only dates were read as midnight ("2026-07-13T00:00:00") before records carried a precision;
+    # the comments stored then must keep their fingerprints when the page is extracted again.
+    old = fingerprint("Great write-up, thanks!", "Maya Keller", "2026-07-13T00:00:00")
+    assert fingerprint("Great write-up, thanks!", "Maya Keller", "2026-07-13") == old
+    assert fingerprint("Great write-up, thanks!", "Maya Keller", "2026-07-14") != old
+
+
 def test_comment_dicts_number_duplicates_link_parents_and_drop_empty_texts() -> None:
     recs = [
         CommentRecord(text="+1", author="Ann", position=0),

@@ -11,17 +11,22 @@ from lxml import etree
 from extractor import DEFAULT, Page, PageExtraction, extract_site
 from extractor.blocks import parse_html
 from extractor.cli import main
+from extractor.pipeline import BlockResult
 from extractor.report import (
+    NOTE_NOT_FOUND,
     ROLES,
     ReportPage,
     ReportSite,
+    comment_blocks,
     index_html,
     page_figures,
+    page_file,
     site_figures,
     site_from_pages,
+    sites_from_corpus,
     write_report,
 )
-from extractor.report_render import CSP, indexed_path, paint_page, safe_link, sanitize_css
+from extractor.report_render import CSP, display_url, indexed_path, paint_page, safe_link, sanitize_css
 from extractor.separate import BOILERPLATE, COMMENT, POST
 
 HOSTILE = b"""<!DOCTYPE html><html><head>
@@ -199,9 +204,10 @@ def test_boilerplate_dimmed_but_not_content_holders(synth: ReportSite) -> None:
 
 
 def test_index_figures_add_up(synth: ReportSite) -> None:
-    site = ReportSite(synth.name, synth.pages, profile_version="v7", comment_feed_agreement=0.75)
+    check = "4 art., count 0.56, F1 0.98"  # pipelines.query.sites' wording, shown as it is
+    site = ReportSite(synth.name, synth.pages, profile_version="v7", comment_feed_check=check)
     total = site_figures(site)
-    parts = [page_figures(p.extraction) for p in site.pages]
+    parts = [page_figures(p) for p in site.pages]
     assert total.pages == 3 == sum(p.pages for p in parts)
     assert total.total_blocks == sum(len(p.extraction.blocks) for p in site.pages)
     assert total.total_blocks == sum(total.blocks[r] for r in ROLES)
@@ -211,7 +217,8 @@ def test_index_figures_add_up(synth: ReportSite) -> None:
     assert sum(total.char_share(r) for r in ROLES) == pytest.approx(1.0)
     assert total.blocks[COMMENT] == sum(p.blocks[COMMENT] for p in parts) >= 3
     index = index_html([site])
-    assert "v7" in index and "75.0%" in index and f">{total.total_blocks}<" in index
+    assert "v7" in index and f"<td>{check}</td>" in index and f">{total.total_blocks}<" in index
+    assert "comment-feed check (articles, count exactness, token F1)" in index
 
 
 def test_error_pages_are_counted_and_shown(tmp_path: Path) -> None:
@@ -275,3 +282,81 @@ def test_report_page_api_accepts_store_rows() -> None:
     site = ReportSite("store", [ReportPage("http://blog.example/p/", page, extraction)], profile_version=3)
     view = paint_page(page, extraction, site.name, site.pages[0].label)
     assert "caf\u00e9" in view and 'href="http://blog.example/x"' in view
+
+
+def test_every_comment_record_is_painted_as_a_comment(corpus_root: Path, tmp_path: Path) -> None:
+    """Short comments repeated across pages ("Well done!") are boilerplate blocks, yet comments: painted so."""
+    site = sites_from_corpus(corpus_root, DEFAULT, sites=["tt21"])[0]
+    write_report([site], tmp_path)
+    repainted = 0
+    for index, rp in enumerate(site.pages):
+        root = _tree((tmp_path / page_file(0, site, index, rp)).read_text(encoding="utf-8"))
+        painted = [" ".join(el.xpath("string()").split()) for el in root.xpath('//*[@data-role="comment"]')]
+        for record in rp.extraction.comment_records:
+            for line in filter(None, (" ".join(x.split()) for x in record.text.split("\n"))):
+                assert any(line in p for p in painted), (rp.label, line)
+        assert not rp.notes, rp.notes
+        repainted += sum(1 for r, b in zip(rp.roles, rp.extraction.blocks, strict=True) if r != b.role)
+        assert page_figures(rp).comments == len(rp.extraction.comment_records)
+    assert repainted >= 3
+    hover = root.xpath('//*[contains(@title, "(block classified boilerplate)")]')
+    assert all(el.get("data-role") == COMMENT for el in hover)
+
+
+def test_comment_blocks_follow_page_order_and_say_what_is_missing() -> None:
+    blocks = [
+        BlockResult(i, "p", f"/html/body/p[{i + 1}]", "p", role, text)
+        for i, (role, text) in enumerate(
+            [
+                (POST, "Thanks!"),  # a post line is never a comment's
+                (COMMENT, "Ann says:"),
+                (BOILERPLATE, "Thanks!"),
+                (COMMENT, "Bob says:"),
+                (BOILERPLATE, "Thanks!"),
+                (COMMENT, "Great post."),
+                (BOILERPLATE, "Reply"),
+                (COMMENT, "Second paragraph"),
+            ]
+        )
+    ]
+    assert comment_blocks(blocks, ["Thanks!", "Thanks!"]) == ({2, 4}, 0)
+    assert comment_blocks(blocks, ["Great post.\nSecond paragraph", "Thanks!"]) == ({5, 7, 2}, 0)
+    assert comment_blocks(blocks, ["Thanks!", "Thanks!", "Thanks!", "Never written"]) == ({2, 4}, 2)
+    page = ReportPage("p.html", Page(None, b"<p>x</p>"), PageExtraction(None, blocks=blocks), stored_comments=["Nope"])
+    assert page.notes and page.notes[0].startswith(NOTE_NOT_FOUND) and "1 of 1" in page.notes[0]
+    assert page_figures(page).comments == 1 and page_figures(page).warnings[NOTE_NOT_FOUND] == 1
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("http://h/2024/%E6%97%A5%E8%A8%98-1/", "http://h/2024/日記-1/"),
+        ("http://h/%e3%81%82?q=%E3%81%84", "http://h/あ?q=い"),
+        ("http://h/a%2Fb%20c%3F/", "http://h/a%2Fb%20c%3F/"),  # escaped ASCII keeps its escape
+        ("http://h/%83%65%83%58%83%67/", "http://h/%83%65%83%58%83%67/"),  # Shift_JIS bytes: not UTF-8, kept
+        ("http://h/%E2%80%AEevil/", "http://h/%E2%80%AEevil/"),  # a bidi override stays visible as an escape
+        ("http://h/%E6%97", "http://h/%E6%97"),  # cut in the middle of a character
+    ],
+)
+def test_display_url(url: str, shown: str) -> None:
+    assert display_url(url) == shown
+
+
+def test_index_lists_pages_by_title_and_readable_address(tmp_path: Path) -> None:
+    url = "http://blog.example/2024/%E6%97%A5%E8%A8%98-1/"
+    body = "<html><head><title>日記 その1 | のんびり日記</title></head><body><p>本文です。</p></body></html>"
+    pages = [Page(url, body.encode()), Page(None, "<body><p>別の本文</p></body>".encode())]
+    extraction = extract_site(pages)[0]
+    titled = ReportPage(url, pages[0], extraction, title="日記 その1")
+    untitled = ReportPage(url, pages[0], extraction)  # falls back to the page's own <title>
+    plain = ReportPage("saved/page.html", Page(None, b"<p>no title</p>"), PageExtraction(None))
+    index = _tree(index_html([ReportSite("ja", [titled, untitled, plain])]))
+    cells = index.xpath('//td[@class="page"]')
+    titles = [c.xpath("string((.//a)[1])") for c in cells]
+    assert titles == ["日記 その1", "日記 その1 | のんびり日記", "saved/page.html"]
+    assert cells[0].xpath("(.//a)[2]/@href") == [url]  # the link keeps the URL as fetched
+    assert cells[0].xpath("string((.//a)[2])") == "http://blog.example/2024/日記-1/"
+    assert len(cells[2].xpath(".//a")) == 1  # a file label is no link
+    write_report([ReportSite("ja", [titled])], tmp_path)
+    view = next(tmp_path.glob("*/*.html")).read_text(encoding="utf-8")
+    assert "日記 その1" in view and "http://blog.example/2024/日記-1/" in view  # the legend too

@@ -217,7 +217,7 @@ def test_screenshot_shows_post_dashed_above_comments_solid(
     site, out = tt21
     index = next(i for i, p in enumerate(site.pages) if p.label == PAGE)
     page = site.pages[index]
-    roles = [b.role for b in page.extraction.blocks]
+    roles = page.roles  # as painted: blocks holding a comment record's text are comments
     assert roles.count(COMMENT) >= 3 and roles.count(POST) >= 3, "the chosen page must have post and comments"
     view = out / page_file(0, site, index, page)
     png = tmp_path / "shot.png"
@@ -319,3 +319,34 @@ def test_report_files_reference_nothing_loadable(tt21: tuple[ReportSite, Path]) 
                 assert value is None or value.startswith("data:"), f"{path.name}: <{el.tag} {attr}={value!r}>"
         text = path.read_text(encoding="utf-8")
         assert "url(" not in text.lower() and "@import" not in text.lower(), path.name
+
+
+def _glyph_cells(chars: str, top: int) -> str:
+    """One character per 100-pixel cell, in the report index's font (sans-serif), black on white."""
+    return "".join(
+        f'<div style="position:absolute;left:{i * 100}px;top:{top}px;width:100px;height:100px;'
+        f'font:64px/100px sans-serif;text-align:center">{c}</div>'
+        for i, c in enumerate(chars)
+    )
+
+
+def test_japanese_text_renders_with_real_glyphs(tmp_path: Path, proxy: tuple[str, list[str]]) -> None:
+    """Without a CJK font (scripts/ensure_chromium.sh installs one) every kanji is the same empty box."""
+    tofu = "\u0378\u0379\u0380"  # unassigned code points: always the missing-glyph box
+    page = tmp_path / "glyphs.html"
+    page.write_text(
+        '<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0;background:#fff;color:#000">'
+        f"{_glyph_cells('日本語', 0)}{_glyph_cells(tofu, 100)}</body></html>",
+        encoding="utf-8",
+    )
+    screenshot(page, tmp_path / "glyphs.png", tmp_path / "profile", proxy[0])
+    ink = read_png(tmp_path / "glyphs.png").mean(axis=2) < 128
+    kanji = [ink[0:100, i * 100 : (i + 1) * 100] for i in range(3)]
+    boxes = [ink[100:200, i * 100 : (i + 1) * 100] for i in range(3)]
+    assert all(box.sum() > 50 for box in boxes), "control: the missing-glyph boxes should be drawn"
+    assert (boxes[0] == boxes[1]).all(), "control: missing glyphs all look alike"
+    assert all(k.sum() > 50 for k in kanji), "the kanji drew no ink"
+    differ = [int((a ^ b).sum()) for a, b in ((kanji[0], kanji[1]), (kanji[1], kanji[2]), (kanji[0], kanji[2]))]
+    hint = "no Japanese font: run scripts/ensure_chromium.sh"
+    assert min(differ) > 100, f"日, 本 and 語 render alike ({differ} pixels apart): {hint}"
+    assert all(int((k ^ boxes[0]).sum()) > 100 for k in kanji), "the kanji render as missing-glyph boxes"

@@ -12,19 +12,26 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import re
 import shutil
+import sqlite3
 import sys
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, TextIO
 
 from scrapy.exceptions import UsageError
 
-from pipelines.query import open_store
-from pipelines.store import Store, default_db_path
+from pipelines.query import QueryError, open_store
+from pipelines.store import Store, StoreError, default_db_path
 
 FORMATS = ("table", "jsonl", "csv")
+# Table columns shown whole, never cut: they are pasted back into --article / --site.
+WHOLE_COLUMNS = frozenset({"url", "site"})
+# Columns that give up width (down to 12) when whole URLs leave too little of the terminal.
+_SHRINKABLE = ("title", "author")
 _ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z?$")
 
 
@@ -36,16 +43,52 @@ class StoreCommand:
     settings: Any
     exitcode: int
 
-    def open(self) -> Store:
+    def open(self, *, write: bool = False) -> Store:
+        """The store at BLOGS_DB, read-only unless `write`. A missing store is a usage error (exit 2);
+        a file that is not a usable store ends the command with one line on stderr (exit 1)."""
         path = default_db_path(self.settings.get("BLOGS_DB"))
         try:
-            return open_store(path)
+            return open_store(path, write=write)
         except FileNotFoundError as exc:
             raise UsageError(str(exc), print_help=False) from exc
+        except StoreError as exc:
+            raise SystemExit(f"scrapy {type(self).__module__.rsplit('.', 1)[-1]}: error: {exc}") from None
 
     @staticmethod
     def add_format(parser: argparse.ArgumentParser, default: str = "table") -> None:
         parser.add_argument("--format", choices=FORMATS, default=default, help=f"output format (default {default})")
+
+    @contextmanager
+    def reported(self) -> Iterator[None]:
+        """Run a command body so that user errors end as one line on stderr, never a traceback.
+
+        QueryError (no such site or article, unreadable --since or search query, bad output path)
+        exits 2; a store SQLite cannot read exits 1; a closed pipe (`| head`) ends quietly.
+        """
+        name = type(self).__module__.rsplit(".", 1)[-1]
+        try:
+            yield
+        except QueryError as exc:
+            sys.stderr.write(f"scrapy {name}: error: {exc}\n")
+            self.exitcode = 2
+        except sqlite3.DatabaseError as exc:
+            sys.stderr.write(f"scrapy {name}: error: the store cannot be read: {exc}\n")
+            self.exitcode = 1
+        except BrokenPipeError:
+            # The reader went away: stop writing, and keep the interpreter from complaining at exit.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            self.exitcode = 1
+
+
+def positive_int(text: str) -> int:
+    """argparse type for --limit: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number")
+    return value
 
 
 def _width(text: str) -> int:
@@ -53,11 +96,15 @@ def _width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
+def _flat(value: Any) -> str:
+    """`value` as a table shows it: on one line, times to the minute (jsonl/csv keep them whole)."""
+    text = "" if value is None else " ".join(str(value).split())
+    return text[:10] + " " + text[11:16] if _ISO.match(text) else text
+
+
 def _cell(value: Any, width: int) -> str:
     """`value` on one line, cut with … and padded to `width` terminal columns."""
-    text = "" if value is None else " ".join(str(value).split())
-    if _ISO.match(text):
-        text = text[:10] + " " + text[11:16]  # tables show times to the minute; jsonl/csv keep them whole
+    text = _flat(value)
     if _width(text) > width:
         out, used = [], 0
         for ch in text:
@@ -73,7 +120,12 @@ def _cell(value: Any, width: int) -> str:
 def write_rows(
     rows: Iterable[dict[str, Any]], fields: Sequence[str], fmt: str, out: TextIO | None = None, wide: str = "text"
 ) -> int:
-    """Write rows as an aligned table (long text cut to the terminal), JSON Lines or CSV; returns the count."""
+    """Write rows as an aligned table, JSON Lines or CSV; returns the count.
+
+    The table fits the terminal by cutting the `wide` column (and titles, authors) with …, never a
+    URL or site name (WHOLE_COLUMNS), so they can be copied into the next command; a table with no
+    rows says "(none)" under its header.
+    """
     out = out or sys.stdout
     count = 0
     if fmt == "jsonl":
@@ -90,11 +142,18 @@ def write_rows(
         return count
     materialized = list(rows)
     total = shutil.get_terminal_size((200, 25)).columns
-    widths = {f: min(40, max([len(f)] + [_width(_cell(r.get(f), 200).rstrip()) for r in materialized])) for f in fields}
+    widths = {f: max([_width(f)] + [_width(_flat(r.get(f))) for r in materialized]) for f in fields}
+    widths = {f: w if f in WHOLE_COLUMNS else min(40, w) for f, w in widths.items()}
+    for f in _SHRINKABLE:
+        excess = sum(w + 2 for g, w in widths.items() if g != wide) + (24 if wide in widths else 0) - total
+        if f in widths and excess > 0:
+            widths[f] = max(12, widths[f] - excess)
     if wide in widths:  # the long text column gets what the others leave
         others = sum(w + 2 for f, w in widths.items() if f != wide)
         widths[wide] = max(24, total - others)
     out.write("  ".join(_cell(f, widths[f]) for f in fields).rstrip() + "\n")
     for row in materialized:
         out.write("  ".join(_cell(row.get(f), widths[f]) for f in fields).rstrip() + "\n")
+    if not materialized:
+        out.write("(none)\n")
     return len(materialized)

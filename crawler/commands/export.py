@@ -1,8 +1,13 @@
-"""`scrapy export [--site S] --format jsonl OUT`: every post with its comments, one JSON object per line."""
+"""`scrapy export [--site S] [--format jsonl] OUT|-`: every post with its comments, one JSON object
+per line, into the file OUT (replaced whole when done) or standard output for `-`.
+
+An OUT whose folder is missing, or that is a folder, is a one-line error (exit 2) and nothing is written.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from scrapy.commands import ScrapyCommand
@@ -12,12 +17,24 @@ from crawler.commands import StoreCommand
 from pipelines import query
 
 
+def output_path(arg: str) -> Path | None:
+    """The file to write, None for `-` (standard output); QueryError when it cannot be a file."""
+    if arg == "-":
+        return None
+    path = Path(arg).expanduser()
+    if path.is_dir():
+        raise query.QueryError(f"{arg} is a folder: give a file name, e.g. {path / 'posts.jsonl'}")
+    if not path.parent.is_dir():
+        raise query.QueryError(f"no folder {path.parent} for {arg}: create it first, or give - for standard output")
+    return path
+
+
 class Command(StoreCommand, ScrapyCommand):
     def syntax(self) -> str:
-        return "[--site S] --format jsonl OUT"
+        return "[--site S] [--format jsonl] OUT|-"
 
     def short_desc(self) -> str:
-        return "Export posts with their comments as JSON Lines"
+        return "Export posts with their comments as JSON Lines (to a file, or - for standard output)"
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
@@ -26,7 +43,17 @@ class Command(StoreCommand, ScrapyCommand):
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if len(args) != 1:
-            raise UsageError("give one output file, e.g. scrapy export --format jsonl posts.jsonl")
-        with self.open() as store:
-            n_posts, n_comments = query.export_jsonl(store.db, Path(args[0]), site=opts.site)
-        print(f"wrote {n_posts} posts and {n_comments} comments to {args[0]}")
+            raise UsageError("give one output file or -, e.g. scrapy export --format jsonl posts.jsonl")
+        with self.reported():
+            path = output_path(args[0])
+            with self.open() as store:
+                site = query.check_site(store.db, opts.site) if opts.site is not None else None
+                try:
+                    n_posts, n_comments = query.export_jsonl(store.db, path or sys.stdout, site=site)
+                except OSError as exc:
+                    if isinstance(exc, BrokenPipeError):
+                        raise
+                    raise query.QueryError(f"cannot write {args[0]}: {exc.strerror or exc}") from None
+            # The data owns standard output when it goes there; the summary then goes to stderr.
+            summary = f"wrote {n_posts} posts and {n_comments} comments to {args[0] if path else 'standard output'}"
+            print(summary, file=sys.stdout if path else sys.stderr)

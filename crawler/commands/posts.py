@@ -1,5 +1,8 @@
-"""`scrapy posts [--site S] [--since DATE] [--limit N] [--format table|jsonl|csv]`: extracted posts,
-newest first; fields url, site, title, text, published, fetched_at."""
+"""`scrapy posts [--site S] [--since WHEN] [--limit N] [--format table|jsonl|csv]`: extracted posts,
+newest first; fields url, site, title, text, published, fetched_at.
+
+An unknown site or an unreadable --since is a one-line error (exit 2), not an empty list.
+"""
 
 from __future__ import annotations
 
@@ -7,25 +10,29 @@ import argparse
 
 from scrapy.commands import ScrapyCommand
 
-from crawler.commands import StoreCommand, write_rows
+from crawler.commands import StoreCommand, positive_int, write_rows
 from pipelines import query
 
 
 class Command(StoreCommand, ScrapyCommand):
     def syntax(self) -> str:
-        return "[--site S] [--since DATE] [--limit N] [--format table|jsonl|csv]"
+        return "[--site S] [--since WHEN] [--limit N] [--format table|jsonl|csv]"
 
     def short_desc(self) -> str:
         return "List extracted posts (url, site, title, text, published, fetched_at)"
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
-        parser.add_argument("--site", help="only this site (its name in feeds.txt)")
-        parser.add_argument("--since", help="published (else fetched) on or after this ISO date, e.g. 2024-05-01")
-        parser.add_argument("--limit", type=int, default=None, help="at most N posts")
+        parser.add_argument("--site", help="only this site (its name in feeds.txt, as scrapy sites lists it)")
+        parser.add_argument(
+            "--since", help=f"published (else fetched) at or after this time (UTC unless given): {query.SINCE_FORMS}"
+        )
+        parser.add_argument("--limit", type=positive_int, default=None, help="at most N posts")
         self.add_format(parser)
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
-        with self.open() as store:
-            rows = query.posts(store.db, site=opts.site, since=opts.since, limit=opts.limit)
+        with self.reported(), self.open() as store:
+            site = query.check_site(store.db, opts.site) if opts.site is not None else None
+            since = query.parse_since(opts.since) if opts.since is not None else None
+            rows = query.posts(store.db, site=site, since=since, limit=opts.limit)
             write_rows(rows, query.POST_FIELDS, opts.format)

@@ -32,11 +32,15 @@ class Command(StoreCommand, ScrapyCommand):
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         path = default_db_path(self.settings.get("BLOGS_DB"))
         lock = RunLock(f"{path}.lock")
-        if not lock.acquire():
+        try:
+            taken = lock.acquire()
+        except OSError as exc:  # e.g. a read-only folder: reextract rewrites the store, so it must stop here
+            raise SystemExit(f"scrapy reextract: error: cannot write beside {path}: {exc.strerror}") from None
+        if not taken:
             raise UsageError(f"a crawl is using {path} ({lock.holder()}); run reextract when it has finished")
         started = time.monotonic()
         try:
-            with self.open() as store:
+            with self.open(write=True) as store:
 
                 def progress(site: str, report: ReextractReport) -> None:
                     print(f"{site}: done ({report.pages} pages so far)", flush=True)

@@ -3,9 +3,12 @@
 scrapy report --site gen1 report/ -s BLOGS_DB=blogs.db
 
 For each site, the newest snapshot of its newest articles is extracted again, offline, with the
-site's latest stored profile (or as one set when the site has no profile yet), and painted by
-extractor.report: post blocks dashed, comment blocks solid, boilerplate dimmed; the index shows
-the profile version and the agreement with the site's comment feeds.
+site's latest stored profile (or as one set when the site has no profile yet), for its blocks,
+and painted by extractor.report: post blocks dashed, comment blocks solid, boilerplate dimmed.
+The comments shown and counted are the ones the store keeps for that snapshot: every block
+holding a stored comment's text is painted as a comment. Pages are listed by their feed title.
+The index shows the profile version and the comment-feed check worded exactly as `scrapy sites`
+(pipelines.query.sites).
 """
 
 from __future__ import annotations
@@ -18,11 +21,14 @@ from typing import Any
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from crawler.commands import StoreCommand
+from crawler.commands import StoreCommand, positive_int
 from extractor import Page, SiteProfile, extract_site
 from extractor.report import ReportPage, ReportSite, write_report
-from pipelines.feedcheck import site_agreement
+from pipelines import query
 from pipelines.store import Store, gunzip_body
+
+NOT_EXTRACTED = "not extracted in the store yet: comments as extracted now"
+UNREADABLE = "stored comment records unreadable: comments as extracted now"
 
 
 class Command(StoreCommand, ScrapyCommand):
@@ -35,30 +41,43 @@ class Command(StoreCommand, ScrapyCommand):
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
         parser.add_argument("--site", action="append", help="only this site (repeatable)")
-        parser.add_argument("--pages", type=int, default=30, help="newest articles per site (default 30)")
+        parser.add_argument("--pages", type=positive_int, default=30, help="newest articles per site (default 30)")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if len(args) != 1:
             raise UsageError("give one OUT_DIR", print_help=True)
-        with self.open() as store:
-            names = opts.site or [row["name"] for row in store.db.query("SELECT name FROM sites ORDER BY name")]
-            sites = [site_report(store, name, opts.pages) for name in names]
-        index = write_report([s for s in sites if s.pages], Path(args[0]))
-        print(f"report: {index} ({sum(len(s.pages) for s in sites)} pages, {len(sites)} sites)")
+        out = Path(args[0])
+        with self.reported():
+            if out.exists() and not out.is_dir():
+                raise query.QueryError(f"OUT_DIR {out} exists and is not a folder")
+            with self.open() as store:
+                summary = {row["site"]: row for row in query.sites(store.db)}
+                names = [query.check_site(store.db, name) for name in opts.site] if opts.site else list(summary)
+                sites = [site_report(store, name, opts.pages, summary[name]) for name in names]
+            try:
+                index = write_report([s for s in sites if s.pages], out)
+            except OSError as exc:
+                raise query.QueryError(f"cannot write the report to {out}: {exc.strerror or exc}") from None
+            print(f"report: {index} ({sum(len(s.pages) for s in sites)} pages, {len(sites)} sites)")
 
 
-def site_report(store: Store, site: str, limit: int) -> ReportSite:
-    """One site's newest pages, extracted with its latest profile (else as a set)."""
+def site_report(store: Store, site: str, limit: int, summary: dict[str, Any] | None = None) -> ReportSite:
+    """One site's newest pages, extracted with its latest profile (else as a set), with their stored comments.
+
+    ``summary`` is the site's `pipelines.query.sites` row (profile, comment-feed check).
+    """
     rows = list(
         store.db.query(
-            "SELECT s.id, s.url, s.headers, s.body FROM snapshots s JOIN ("
+            "SELECT s.id, s.url, s.headers, s.body, a.title, x.comments AS stored, x.error AS stored_error"
+            " FROM snapshots s JOIN ("
             "  SELECT article, MAX(fetched_at) AS newest FROM snapshots WHERE site = ? GROUP BY article"
-            ") n ON n.article = s.article AND n.newest = s.fetched_at ORDER BY s.fetched_at DESC LIMIT ?",
+            ") n ON n.article = s.article AND n.newest = s.fetched_at"
+            " LEFT JOIN articles a ON a.url = s.article LEFT JOIN extractions x ON x.snapshot = s.id"
+            " ORDER BY s.fetched_at DESC LIMIT ?",
             [site, limit],
         )
     )
     pages = [Page(row["url"], gunzip_body(row["body"]), _headers(row["headers"])) for row in rows]
-    labels = [row["url"] or f"snapshot {row['id']}" for row in rows]
     prof = next(
         store.db.query("SELECT version, profile FROM profiles WHERE site = ? ORDER BY version DESC LIMIT 1", [site]),
         None,
@@ -68,13 +87,35 @@ def site_report(store: Store, site: str, limit: int) -> ReportSite:
         extractions = [profile.extract(page) for page in pages]
     else:
         extractions = extract_site(pages)
-    agreement = site_agreement(store.db, site)
+    report_pages = []
+    for row, page, extraction in zip(rows, pages, extractions, strict=True):
+        stored = _stored_texts(row["stored"]) if not row["stored_error"] else None
+        label = row["url"] or f"snapshot {row['id']}"
+        rp = ReportPage(label, page, extraction, title=row["title"] or None, stored_comments=stored)
+        if row["stored_error"]:
+            rp.notes.append(f"the store could not extract it: {row['stored_error']}")
+        elif stored is None:
+            rp.notes.append(NOT_EXTRACTED if row["stored"] is None else UNREADABLE)
+        report_pages.append(rp)
+    summary = summary or {}
     return ReportSite(
         site,
-        [ReportPage(label, page, ex) for label, page, ex in zip(labels, pages, extractions, strict=True)],
-        profile_version=f"v{prof['version']}" if prof is not None else None,
-        comment_feed_agreement=agreement.f1 if agreement is not None else None,
+        report_pages,
+        profile_version=summary.get("profile") or (f"v{prof['version']}" if prof is not None else None),
+        comment_feed_check=summary.get("feed_check"),
     )
+
+
+def _stored_texts(raw: str | None) -> list[str] | None:
+    """The texts of a snapshot's stored comment records (`extractions.comments`) in page order; None
+    when the snapshot has no extraction or its records cannot be read."""
+    try:
+        records = json.loads(raw) if raw is not None else None
+    except ValueError:
+        return None
+    if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
+        return None
+    return [str(r.get("text") or "") for r in sorted(records, key=lambda r: r.get("position") or 0)]
 
 
 def _headers(raw: Any) -> dict[str, Any]:

@@ -1,14 +1,18 @@
-"""`scrapy search QUERY [--in posts|comments] [--limit N] [--format ...]`: full-text search (FTS5,
-trigram: English words and Japanese phrases alike; terms under 3 characters fall back to LIKE)."""
+"""`scrapy search QUERY [--in posts|comments] [--limit N] [--format ...]`: full-text search.
+
+Words and "quoted phrases" (case-insensitive substrings, English and Japanese alike), AND
+(implicit), OR, NOT, ( ), and a trailing * (pipelines.searchquery); FTS5 trigram ranked
+best first, a substring scan for items under 3 characters. A query that cannot be read, or
+an empty one, is a one-line error (exit 2).
+"""
 
 from __future__ import annotations
 
 import argparse
 
 from scrapy.commands import ScrapyCommand
-from scrapy.exceptions import UsageError
 
-from crawler.commands import StoreCommand, write_rows
+from crawler.commands import StoreCommand, positive_int, write_rows
 from pipelines import query
 
 
@@ -17,18 +21,16 @@ class Command(StoreCommand, ScrapyCommand):
         return "QUERY [--in posts|comments] [--limit N] [--format table|jsonl|csv]"
 
     def short_desc(self) -> str:
-        return "Full-text search in posts or comments"
+        return 'Full-text search in posts or comments (words, "phrases", AND/OR/NOT, prefix*)'
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
         parser.add_argument("--in", dest="where", choices=("posts", "comments"), default="posts")
-        parser.add_argument("--limit", type=int, default=20, help="at most N hits (default 20)")
+        parser.add_argument("--limit", type=positive_int, default=20, help="at most N hits (default 20)")
         self.add_format(parser)
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
-        if not args:
-            raise UsageError("give a query, e.g. scrapy search 'shooting board'")
-        with self.open() as store:
+        with self.reported(), self.open() as store:
             hits = query.search(store.db, " ".join(args), opts.where, opts.limit)
             fields = (
                 ["url", "site", "title", "published", "snippet"]

@@ -20,5 +20,5 @@ class Command(StoreCommand, ScrapyCommand):
         self.add_format(parser)
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
-        with self.open() as store:
+        with self.reported(), self.open() as store:
             write_rows(query.sites(store.db), query.SITE_FIELDS, opts.format, wide="last_error")

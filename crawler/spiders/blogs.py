@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import random
+import sqlite3
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -20,21 +21,29 @@ from scrapy import Request, Spider, signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import CloseSpider, DontCloseSpider
 from scrapy.utils.asyncio import CallLaterResult, call_later
+from twisted.python.failure import Failure
 
 from crawler.articlefetch import ArticleFetching
 from crawler.feedpoll import FeedPolling
-from crawler.feeds import read_feeds_file
+from crawler.feeds import FeedsFileError, load_feeds_file
 from crawler.items import PageItem
 from crawler.lock import RunLock
+from crawler.outcome import store_failed, store_guard, summary_text
 from crawler.schedule import (
     DEFAULT_REFETCH_AFTER,
     parse_durations,
+    to_iso,
 )
 from pipelines.store import Store, default_db_path
 
 
 def _truthy(value: Any) -> bool:
     return str(value).strip().lower() in {"1", "true", "yes", "on"} if value is not None else False
+
+
+def feeds_file_path(argument: str | None, setting: str | None) -> Path:
+    """The run's feeds file: `-a feeds=PATH`, else BLOGS_FEEDS, else feeds.txt next to scrapy.cfg."""
+    return Path(argument or setting or str(default_db_path(None).parent / "feeds.txt")).expanduser()
 
 
 class BlogsSpider(FeedPolling, ArticleFetching):
@@ -67,14 +76,15 @@ class BlogsSpider(FeedPolling, ArticleFetching):
         self.timer: CallLaterResult | None = None
         self.closing = False
         self.started = time.monotonic()
+        self.started_at = ""  # run start on the crawler's clock (ISO), for the comment counts
+        self.versions_before = 0  # comment_versions rows at the start, when the table exists
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> BlogsSpider:
         spider = super().from_crawler(crawler, *args, **kwargs)
         s = crawler.settings
         spider.db_path = default_db_path(s.get("BLOGS_DB"))
-        feeds = spider.feeds_arg or s.get("BLOGS_FEEDS") or str(default_db_path(None).parent / "feeds.txt")
-        spider.feeds_path = Path(feeds).expanduser()
+        spider.feeds_path = feeds_file_path(spider.feeds_arg, s.get("BLOGS_FEEDS"))
         spider.offsets = parse_durations(s.get("REFETCH_AFTER") or DEFAULT_REFETCH_AFTER)
         spider.min_interval = s.getfloat("BLOGS_FEED_MIN_INTERVAL", 300)
         spider.max_interval = max(spider.min_interval, s.getfloat("BLOGS_FEED_MAX_INTERVAL", 86400))
@@ -96,6 +106,8 @@ class BlogsSpider(FeedPolling, ArticleFetching):
     # -- run lifecycle ---------------------------------------------------------------------
 
     async def start(self) -> AsyncIterator[Any]:
+        # The `crawl` command (crawler/commands/crawl.py) took this lock before anything opened
+        # the store, so this succeeds at once; it refuses only a run started some other way.
         self.lock = RunLock(f"{self.db_path}.lock")
         if not self.lock.acquire():
             self.logger.error(
@@ -106,26 +118,41 @@ class BlogsSpider(FeedPolling, ArticleFetching):
             self.inc("blogs/runs_locked_out")
             self.lock = None
             raise CloseSpider("already_running")
-        self.store = Store(self.db_path)
-        self.run_id = self.store.start_run(now=self.now(), feeds_file=str(self.feeds_path), watch=self.watch)
-        if not self._load_feeds(first=True):
-            raise CloseSpider("no_feeds")
-        self._apply_unmute()
-        for request in self._due_requests():
+        requests: list[Request] = []
+        with store_guard(self.crawler, "starting the run"):
+            self.store = Store(self.db_path)
+            self.started_at = to_iso(self.now())
+            self.versions_before = self._count_rows("SELECT COUNT(*) FROM comment_versions")
+            self.run_id = self.store.start_run(now=self.now(), feeds_file=str(self.feeds_path), watch=self.watch)
+            if not self._load_feeds(first=True):
+                raise CloseSpider("no_feeds")
+            self._apply_unmute()
+            requests = self._due_requests()
+        for request in requests:
             yield request
 
     def _load_feeds(self, first: bool = False) -> bool:
-        """(Re)read the feeds file when it changed; False when there is nothing to watch."""
+        """(Re)read the feeds file when it changed; False when there is nothing to watch.
+
+        A watch run whose file became unusable keeps the list it had (and says so once).
+        """
         try:
             mtime = self.feeds_path.stat().st_mtime
         except OSError as exc:
             if first:
-                self.logger.error("Cannot read feeds file %s: %s", self.feeds_path, exc)
+                self.logger.error("Cannot read feeds file %s: %s", self.feeds_path, exc.strerror or exc)
                 return False
             return bool(self.sources)
         if mtime == self.feeds_mtime:
             return bool(self.sources)
-        parsed = read_feeds_file(self.feeds_path)
+        try:
+            parsed = load_feeds_file(self.feeds_path)
+        except FeedsFileError as exc:
+            if first:
+                self.logger.error("%s", str(exc)[:1].upper() + str(exc)[1:])
+                return False
+            self.log_once("feedsfile", str(self.feeds_path), logging.WARNING, "%s; keeping the feeds read before", exc)
+            return bool(self.sources)
         for lineno, text, reason in parsed.rejected:
             self.log_once(
                 "feedsfile",
@@ -142,8 +169,6 @@ class BlogsSpider(FeedPolling, ArticleFetching):
         self.sources = {src.url: src.name for src in parsed.sources}
         assert self.store is not None
         self.store.sync_feeds(self.sources.items(), self.now())
-        if not self.sources:
-            self.logger.error("Feeds file %s lists no usable feed", self.feeds_path)
         return bool(self.sources)
 
     def _apply_unmute(self) -> None:
@@ -157,7 +182,7 @@ class BlogsSpider(FeedPolling, ArticleFetching):
     def _due_requests(self) -> list[Request]:
         """Requests for everything due now: pending first fetches and feed polls; re-fetches only
         once no feed poll is under way, so that articles the polls discover go first."""
-        if self.store is None or self.closing:
+        if self.store is None or self.closing or store_failed(self.crawler):
             return []
         self._load_feeds()
         now = self.now()
@@ -186,9 +211,11 @@ class BlogsSpider(FeedPolling, ArticleFetching):
     # -- watch mode ------------------------------------------------------------------------
 
     def _on_idle(self) -> None:
-        if self.closing or self.store is None:
+        if self.closing or self.store is None or store_failed(self.crawler):
             return
-        requests = self._due_requests()
+        requests: list[Request] = []
+        with store_guard(self.crawler, "scheduling fetches"):
+            requests = self._due_requests()
         for request in requests:
             self.crawler.engine.crawl(request)  # type: ignore[union-attr]
         if requests:
@@ -206,8 +233,19 @@ class BlogsSpider(FeedPolling, ArticleFetching):
         self.timer = None
         if self.closing:
             return
-        for request in self._due_requests():
-            self.crawler.engine.crawl(request)  # type: ignore[union-attr]
+        with store_guard(self.crawler, "scheduling fetches"):
+            for request in self._due_requests():
+                self.crawler.engine.crawl(request)  # type: ignore[union-attr]
+
+    # -- store faults in errbacks (callbacks: crawler.outcome.StoreFaultLogFormatter) --------
+
+    def feed_failed(self, failure: Failure) -> None:
+        with store_guard(self.crawler, "recording a failed feed poll"):
+            super().feed_failed(failure)
+
+    def article_failed(self, failure: Failure) -> None:
+        with store_guard(self.crawler, "recording a failed page fetch"):
+            super().article_failed(failure)
 
     def _on_item_done(self, item: Any, *args: Any, **kwargs: Any) -> None:
         if isinstance(item, PageItem):
@@ -221,28 +259,54 @@ class BlogsSpider(FeedPolling, ArticleFetching):
         if request.meta.get("feed"):
             self.inflight_feeds.discard(request.meta["feed"])
 
+    def _count_rows(self, sql: str, params: list[Any] | None = None) -> int:
+        """One count from the store; 0 when the table does not exist (yet)."""
+        assert self.store is not None
+        try:
+            row = self.store.db.execute(sql, params or []).fetchone()
+        except sqlite3.OperationalError as exc:
+            if "no such table" in str(exc):
+                return 0
+            raise
+        return int(row[0] or 0) if row else 0
+
+    def _store_counts(self) -> dict[str, int]:
+        """The summary's counts that live in the store: comments first seen, marked gone or edited
+        in this run (by the crawler's clock; the fetch times), feeds muted in all."""
+        since = [self.started_at]
+        return {
+            "blogs/comments_new": self._count_rows("SELECT COUNT(*) FROM comments WHERE first_seen >= ?", since),
+            "blogs/comments_gone": self._count_rows("SELECT COUNT(*) FROM comments WHERE gone_at >= ?", since),
+            "blogs/comments_edited": max(
+                0, self._count_rows("SELECT COUNT(*) FROM comment_versions") - self.versions_before
+            ),
+            "blogs/feeds_muted_total": self.store.count_muted(list(self.sources)) if self.store else 0,
+        }
+
     def _on_closed(self, spider: Spider, reason: str) -> None:
+        """Close the run: its counts into the stats and the `runs` row, the store, the lock.
+
+        The `crawl` command logs the summary as the run's last line, with the exit code."""
         self.closing = True
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
-        stats = self.crawler.stats.get_stats() if self.crawler.stats else {}
-        v = lambda key: int(stats.get(f"blogs/{key}", 0))  # noqa: E731
-        muted = self.store.count_muted(list(self.sources)) if self.store is not None else 0
-        summary = (
-            f"feeds polled {v('feeds_polled')} / not modified {v('feeds_not_modified')} / failed "
-            f"{v('feeds_failed')} / muted {v('feeds_muted')} (muted in all: {muted}); new articles "
-            f"{v('articles_new')}; "
-            f"re-fetches {v('refetches')} (skipped {v('refetches_skipped')}); "
-            f"pages stored {v('pages_stored')}; {time.monotonic() - self.started:.1f} s"
-        )
-        stats = {**stats, "blogs/run_seconds": round(time.monotonic() - self.started, 3)}
-        if self.store is not None:
-            self.logger.info("Run summary: %s", summary)
-            try:
-                self.store.finish_run(self.run_id, now=self.now(), reason=reason, summary=summary, stats=stats)
-            finally:
+        stats = self.crawler.stats
+        assert stats is not None
+        stats.set_value("blogs/run_seconds", round(time.monotonic() - self.started, 3))
+        try:
+            if self.store is not None and self.started_at:
+                with store_guard(self.crawler, "counting the run's comments"):
+                    for key, value in self._store_counts().items():
+                        stats.set_value(key, value)
+                with store_guard(self.crawler, "recording the run"):
+                    snapshot = stats.get_stats()
+                    self.store.finish_run(
+                        self.run_id, now=self.now(), reason=reason, summary=summary_text(snapshot), stats=snapshot
+                    )
+        finally:
+            if self.store is not None:
                 self.store.close()
                 self.store = None
-        if self.lock is not None:
-            self.lock.release()
+            if self.lock is not None:
+                self.lock.release()

@@ -1,0 +1,141 @@
+"""`scrapy crawl blogs`: Scrapy's crawl command with the lock first, the summary last, exit codes.
+
+scrapy crawl blogs -a feeds=feeds.txt -s BLOGS_DB=blogs.db; echo $?   # 0 1 2 3 4: crawler.outcome
+
+Before any crawler component exists it checks the feeds file, takes the run lock and opens the
+store (creating or upgrading its schema): a second run, a missing feeds file or a store that
+cannot be created ends here in one line, having started nothing (no pipeline, no extraction
+worker, no write). After the crawl, the run's summary and exit code are its last log line,
+shown at any LOG_LEVEL. Other spiders run as with Scrapy's own command.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+from scrapy.commands.crawl import Command as ScrapyCrawlCommand
+from scrapy.exceptions import UsageError
+from twisted.internet.defer import Deferred
+from twisted.python.failure import Failure
+
+from crawler.feeds import FeedsFileError, load_feeds_file
+from crawler.lock import RunLock
+from crawler.outcome import (
+    EXIT_LOCKED,
+    EXIT_STORE,
+    EXIT_USAGE,
+    STORE_OPEN_ERRORS,
+    final_line,
+    log_always,
+    store_fault,
+)
+from crawler.spiders.blogs import BlogsSpider, feeds_file_path
+from pipelines.store import Store, default_db_path
+
+if TYPE_CHECKING:
+    import argparse
+
+    from scrapy.crawler import Crawler
+
+
+class RunRefused(Exception):
+    """The run cannot start; `code` is its exit code, the message one line for the log."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror + (f": {exc.filename}" if exc.filename else "")
+    return str(exc) or type(exc).__name__
+
+
+def prepare_run(settings: Any, spider_args: dict[str, str]) -> RunLock:
+    """Check the feeds file, take the store's run lock, open (create, upgrade) the store.
+
+    Returns the held lock; RunRefused when the run must not start. The feeds file is checked
+    first and the lock taken before the store is opened, so a refused run writes nothing.
+    """
+    feeds = feeds_file_path(spider_args.get("feeds"), settings.get("BLOGS_FEEDS"))
+    try:
+        load_feeds_file(feeds)
+    except FeedsFileError as exc:
+        raise RunRefused(EXIT_USAGE, f"Cannot crawl: {exc}") from None
+    db = default_db_path(settings.get("BLOGS_DB"))
+    lock = RunLock(f"{db}.lock")
+    try:
+        taken = lock.acquire()
+    except OSError as exc:
+        raise RunRefused(EXIT_STORE, f"Cannot crawl into {db}: cannot create its lock file ({_why(exc)})") from None
+    if not taken:
+        raise RunRefused(
+            EXIT_LOCKED, f"Another crawl is using {db} ({lock.holder()}); this run exits without touching it"
+        )
+    try:
+        Store(db).close()
+    except STORE_OPEN_ERRORS as exc:
+        lock.release()
+        raise RunRefused(EXIT_STORE, f"Cannot crawl into {db}: cannot open the store ({_why(exc)})") from None
+    return lock
+
+
+class Command(ScrapyCrawlCommand):
+    def long_desc(self) -> str:
+        return (
+            "Run a spider of the project. For `blogs`: exit 0 when the run completed (some feeds may have"
+            " failed), 1 when every feed failed or the crawl crashed, 2 for a feeds file that is missing or"
+            " lists no usable feed, 3 when another crawl is using the store, 4 when the store cannot be"
+            " opened or written (e.g. disk full). The last log line is the run's summary."
+        )
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        if len(args) != 1 or args[0] != BlogsSpider.name:
+            super().run(args, opts)
+            return
+        assert self.crawler_process is not None
+        try:
+            lock = prepare_run(self.settings, opts.spargs)
+        except RunRefused as refused:
+            log_always(logging.ERROR, "%s", refused)
+            self.exitcode = refused.code
+            return
+        crash: list[BaseException] = []
+        try:
+            crawler = self._create_crawler(args[0])
+            _catch_crash(self.crawler_process.crawl(crawler, **opts.spargs), crash)
+            self.crawler_process.start()
+        finally:
+            lock.release()
+        self.exitcode, level, text = final_line(_stats(crawler), crash[0] if crash else None)
+        if crash and store_fault(crash[0]) is None:
+            logging.getLogger("blogs").debug("The crawl failed", exc_info=crash[0])
+        log_always(level, "%s", text)
+
+
+def _catch_crash(running: Any, crash: list[BaseException]) -> None:
+    """Keep the exception a crawl ended with (for the exit code and one line), so that neither
+    asyncio ("Task exception was never retrieved") nor Twisted logs it as unhandled."""
+
+    def task_done(task: asyncio.Future[Any]) -> None:
+        exc = None if task.cancelled() else task.exception()  # retrieved: asyncio logs nothing
+        if exc is not None:
+            crash.append(exc)
+
+    def failed(failure: Failure) -> None:
+        if failure.value is not None:
+            crash.append(failure.value)
+
+    if isinstance(running, asyncio.Future):
+        running.add_done_callback(task_done)
+    elif isinstance(running, Deferred):
+        running.addErrback(failed)
+    else:  # pragma: no cover -- Scrapy returns a Task or a Deferred
+        raise UsageError(f"unexpected crawl handle {running!r}")
+
+
+def _stats(crawler: Crawler) -> dict[str, Any]:
+    return dict(crawler.stats.get_stats()) if crawler.stats is not None else {}

@@ -1,0 +1,52 @@
+"""The `runs` table: one row per crawl run, and runs whose crawl died closed as `crashed`.
+
+Mixed into `pipelines.store.Store`; kept apart only to keep modules small.
+Store("blogs.db").start_run(now=time.time(), feeds_file="feeds.txt", watch=False)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from crawler.schedule import to_iso
+from pipelines.crawlstate import StoreBase
+from pipelines.storefile import other_lock_holder
+
+
+class RunBook(StoreBase):
+    """Start and end of crawl runs in `runs`."""
+
+    path: Path
+
+    def start_run(self, *, now: float, feeds_file: str, watch: bool) -> int:
+        """Record a crawl run; earlier runs still running whose crawl is gone become `crashed`.
+
+        A live crawl holds the lock `<store>.lock` (crawler.lock.RunLock) to its end, and the
+        kernel frees it when the process dies, even on kill -9: a run is dead unless another
+        process holds the lock, and then only that process's run is alive.
+        """
+        alive = other_lock_holder(Path(f"{self.path}.lock"))
+        with self.transaction() as db:
+            if alive != -1:  # -1: held by a process that cannot be told, so nothing is declared dead
+                db.execute(
+                    "UPDATE runs SET finished_at = :now, reason = 'crashed', summary = 'crashed: process '"
+                    " || COALESCE(pid, '?') || ' ended without finishing the run (found by the run started '"
+                    " || :now || ')' WHERE finished_at IS NULL AND pid IS NOT :alive",
+                    {"now": to_iso(now), "alive": alive},
+                )
+            cur = db.execute(
+                "INSERT INTO runs (started_at, pid, feeds_file, watch) VALUES (?, ?, ?, ?)",
+                [to_iso(now), os.getpid(), feeds_file, int(watch)],
+            )
+        return int(cur.lastrowid or 0)
+
+    def finish_run(self, run_id: int, *, now: float, reason: str, summary: str, stats: dict[str, Any]) -> None:
+        """Record the run's end: Scrapy's close reason, the one-line summary and the stats as JSON."""
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE runs SET finished_at = ?, reason = ?, summary = ?, stats = ? WHERE id = ?",
+                [to_iso(now), reason, summary, json.dumps(stats, default=str, sort_keys=True), run_id],
+            )

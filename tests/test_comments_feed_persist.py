@@ -1,0 +1,116 @@
+"""Comment feeds are persisted before they are processed, and failed extraction jobs are retried:
+a crawl killed with SIGKILL while a comment-feed job waits loses nothing, and a worker process
+that dies in its job does not lose the job."""
+
+from __future__ import annotations
+
+import signal
+import time
+from pathlib import Path
+
+import pytest
+from crawl_helpers import rows, run_crawl, start_crawl, stop, wait_for, write_feeds
+from test_store_schema import NOW, add_page
+
+from farm import BlogFarm
+from pipelines.feedcheck import (
+    CommentFeedItem,
+    process_comment_feed,
+    record_feed_failure,
+    save_comment_feed,
+    unprocessed_comment_feeds,
+)
+from pipelines.store import Store
+
+HOUR = 3600.0
+URL = "http://h/a/"
+FEED = (
+    b'<?xml version="1.0"?><rss version="2.0"><channel><title>Comments on: a</title>'
+    b"<item><title>By: Ann</title><guid>http://h/a/#comment-1</guid><link>http://h/a/#comment-1</link>"
+    b"<pubDate>Sat, 15 Jan 2027 08:00:00 +0000</pubDate><description>Nice post</description></item>"
+    b"</channel></rss>"
+)
+
+
+def test_a_stored_comment_feed_is_processed_once(tmp_path: Path) -> None:
+    store = Store(tmp_path / "blogs.db")
+    add_page(store, URL, b"<p>page</p>")
+    item = CommentFeedItem("h", URL, URL + "feed/", FEED, {"content-type": "application/rss+xml"}, NOW)
+    with store.transaction() as db:
+        first = save_comment_feed(db, item)
+        assert save_comment_feed(db, item) == first  # the same fetch is stored once
+    assert unprocessed_comment_feeds(store.db, 3) == [first]
+    assert store.db.execute("SELECT COUNT(*) FROM feed_comments").fetchone() == (0,)
+    with store.transaction() as db:
+        record_feed_failure(db, first, "its worker process died")
+    assert unprocessed_comment_feeds(store.db, 1) == []  # failed too often for a run to retry it
+    with store.transaction() as db:
+        assert process_comment_feed(db, first, NOW + 1) == ("h", 1)
+        assert process_comment_feed(db, first, NOW + 2) is None  # twice is harmless
+    row = store.db.execute("SELECT entries, attempts, error FROM comment_feed_fetches").fetchone()
+    assert row == (1, 1, None)
+    assert [r["text"] for r in store.db.query("SELECT text FROM feed_comments")] == ["Nice post"]
+    assert unprocessed_comment_feeds(store.db, 3) == []
+    store.close()
+
+
+def _blog(farm: BlogFarm, t0: float):  # type: ignore[no-untyped-def]
+    # Comments arrive 10-40 minutes after publication: the 1 h re-fetch reads changed comment feeds.
+    return farm.add_generated_blog(
+        "gen", articles=12, start=t0 - 600, interval=30, seed=4, comments_per_article=(2, 3), comment_delays=(600, 2400)
+    )
+
+
+@pytest.mark.slow
+def test_comment_feeds_survive_a_kill_before_their_job_runs(farm: BlogFarm, tmp_path: Path) -> None:
+    t0 = time.time()
+    farm.clock.set(t0)
+    blog = _blog(farm, t0)
+    feeds = write_feeds(tmp_path / "feeds.txt", [blog.feed_line()])
+    db = tmp_path / "blogs.db"
+    settings = {"REFETCH_AFTER": "1h,1d"}
+    first = run_crawl(feeds, db, settings=settings, clock=farm.clock)
+    assert first.returncode == 0, first.stderr[-3000:]
+    farm.clock.set(t0 + HOUR + 60)
+    log = tmp_path / "crawl.log"
+    # Comment-feed jobs wait 60 s: the crawl is killed while they wait.
+    proc = start_crawl(feeds, db, settings={**settings, "EXTRACT_TEST_FEED_PAUSE": "60"}, clock=farm.clock, log=log)
+    try:
+        waiting = wait_for(lambda: "job waiting" in log.read_text(errors="replace"), timeout=60)
+        assert waiting, log.read_text(errors="replace")[-3000:]
+        stored = rows(db, "SELECT id, article FROM comment_feed_fetches WHERE processed_at IS NULL")
+        assert stored, "the comment feed was not persisted before its job ran"
+    finally:
+        stop(proc, signal.SIGKILL)
+    assert rows(db, "SELECT COUNT(*) FROM feed_comments")[0][0] == 0  # no job had stored entries
+    # The next run parses what the killed run persisted, whatever it fetches itself.
+    again = run_crawl(feeds, db, settings=settings, clock=farm.clock)
+    assert again.returncode == 0, again.stderr[-3000:]
+    ids = [i for i, _a in stored]
+    marks = ",".join("?" for _ in ids)
+    processed = rows(db, f"SELECT entries FROM comment_feed_fetches WHERE id IN ({marks})", ids)
+    assert len(processed) == len(ids) and all(n and n > 0 for (n,) in processed), processed
+    with_entries = rows(
+        db, f"SELECT COUNT(DISTINCT article) FROM feed_comments WHERE article IN ({marks})", [a for _i, a in stored]
+    )
+    assert with_entries == [(len({a for _i, a in stored}),)]
+
+
+@pytest.mark.slow
+def test_a_job_whose_worker_dies_is_retried(farm: BlogFarm, tmp_path: Path) -> None:
+    t0 = time.time()
+    farm.clock.set(t0)
+    blog = _blog(farm, t0)
+    feeds = write_feeds(tmp_path / "feeds.txt", [blog.feed_line()])
+    db = tmp_path / "blogs.db"
+    marker = tmp_path / "worker-died"
+    settings = {"EXTRACT_MODE": "process", "EXTRACT_TEST_DIE_ONCE": str(marker)}
+    result = run_crawl(feeds, db, settings=settings, clock=farm.clock)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert marker.exists()  # a worker really died in its first job
+    assert result.stat("extract/job_retries") >= 1 and result.stat("extract/job_gave_up") == 0
+    assert "its worker process died" in result.stderr and "retrying" in result.stderr
+    # Nothing was lost: every stored page was extracted in this very run.
+    assert rows(db, "SELECT COUNT(*) FROM snapshots")[0][0] == 12
+    assert rows(db, "SELECT COUNT(*) FROM extractions")[0][0] == 12
+    assert rows(db, "SELECT state, COUNT(*) FROM batches GROUP BY state") == [("done", 1), ("open", 1)]
