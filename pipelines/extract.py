@@ -152,10 +152,8 @@ class ExtractPipeline:
         agreement_drop: float = 0.15,
         write_pause: float = 0.0,
         stats: StatsCollector | None = None,
-        feed_pause: float = 0.0,
-        die_once: str = "",
     ) -> None:
-        self.config = jobs.JobConfig(db_path, max(2, batch_size), drift_threshold, write_pause, feed_pause, die_once)
+        self.config = jobs.JobConfig(db_path, max(2, batch_size), drift_threshold, write_pause)
         self.workers = Workers(mode, workers)
         self.agreement_min, self.agreement_drop = agreement_min, agreement_drop
         self.stats = stats
@@ -186,8 +184,6 @@ class ExtractPipeline:
             write_pause=s.getfloat("EXTRACT_TEST_WRITE_PAUSE", 0.0),
             stats=crawler.stats,
             # Tests only: comment-feed jobs wait this long; a worker dies on its first job (marker file).
-            feed_pause=s.getfloat("EXTRACT_TEST_FEED_PAUSE", 0.0),
-            die_once=s.get("EXTRACT_TEST_DIE_ONCE", ""),
         )
 
     def _inc(self, key: str, count: int = 1) -> None:

@@ -22,7 +22,6 @@ learns: its members are fixed by a stable key (pipelines.batches), a site's batc
 from __future__ import annotations
 
 import json
-import os
 import sys
 import threading
 import time
@@ -72,8 +71,6 @@ class JobConfig:
     batch_size: int = 10
     drift_threshold: float = 0.5  # template_match below this: the template drifted, re-learn
     write_pause: float = 0.0  # tests only: seconds to hold the batch write transaction open
-    feed_pause: float = 0.0  # tests only: seconds a comment-feed job waits before it stores the entries
-    die_once: str = ""  # tests only: a marker file; the first job, finding none, kills its worker
     # Comment identifiers of other sites come from profiles learned before this time (the run's
     # start), so that a batch does not learn differently when another site's batch finished first.
     known_before: str | None = None
@@ -223,7 +220,6 @@ def save_profile(
 
 def run_batch(cfg: JobConfig, batch_id: int) -> JobReport:
     """Extract a full batch as one set, learn the site's next profile from it, mark it done."""
-    _test_hooks(cfg)
     started = time.monotonic()
     store = _store(cfg)
     batch = store.batch(batch_id)
@@ -277,7 +273,6 @@ def run_pending(cfg: JobConfig, site: str) -> JobReport:
 
 def run_pages(cfg: JobConfig, site: str, snapshot_ids: Sequence[int]) -> JobReport:
     """Extract single snapshots with the site's newest profile; re-learn when the template drifted."""
-    _test_hooks(cfg)
     started = time.monotonic()
     store = _store(cfg)
     report = JobReport("profile", site)
@@ -361,20 +356,8 @@ def _relearn(
 
 def run_feed(cfg: JobConfig, fetch_id: int) -> JobReport:
     """Store the entries of a persisted comment feed (the check on its article's extracted comments)."""
-    _test_hooks(cfg)
     store = _store(cfg)
-    if cfg.feed_pause:
-        print(f"blogs: comment feed {fetch_id} job waiting", file=sys.stderr, flush=True)
-        time.sleep(cfg.feed_pause)
     with store.transaction() as db:
         done = process_comment_feed(db, fetch_id, time.time())
     site, entries = done if done is not None else ("", 0)
     return JobReport("feed", site, pages=entries)
-
-
-def _test_hooks(cfg: JobConfig) -> None:
-    """Tests only: the first job of a run kills its worker process (a worker dying mid-job)."""
-    if cfg.die_once and not os.path.exists(cfg.die_once):
-        with open(cfg.die_once, "w") as marker:
-            marker.write(str(os.getpid()))
-        os._exit(3)

@@ -4,12 +4,15 @@ that dies in its job does not lose the job."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import signal
+import subprocess
 import time
 from pathlib import Path
 
 import pytest
-from crawl_helpers import rows, run_crawl, start_crawl, stop, wait_for, write_feeds
+from crawl_helpers import rows, run_crawl, run_stats, start_crawl, stop, wait_for, write_feeds
 from test_store_schema import NOW, add_page
 
 from farm import BlogFarm
@@ -61,6 +64,39 @@ def _blog(farm: BlogFarm, t0: float):  # type: ignore[no-untyped-def]
     )
 
 
+def extraction_workers(crawl: int) -> list[int]:
+    """Pids of the crawl's extraction worker processes (multiprocessing's spawned children)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            command = (entry / "cmdline").read_bytes()
+        except (OSError, ValueError, IndexError):
+            continue  # gone meanwhile
+        if parent == crawl and b"spawn_main" in command:
+            found.append(int(entry.name))
+    return found
+
+
+def stop_workers_at_birth(crawl: subprocess.Popen[bytes]) -> list[int]:
+    """SIGSTOP the crawl's extraction workers as soon as they exist: a spawned worker imports for a
+    while before it takes its first job, so none runs until the test lets it (or kills it)."""
+    assert wait_for(lambda: bool(extraction_workers(crawl.pid)) or crawl.poll() is not None, 60, interval=0.005)
+    workers = extraction_workers(crawl.pid)
+    for pid in workers:
+        os.kill(pid, signal.SIGSTOP)
+    assert workers, "the crawl started no extraction worker"
+    return workers
+
+
+def kill(pids: list[int]) -> None:
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
 @pytest.mark.slow
 def test_comment_feeds_survive_a_kill_before_their_job_runs(farm: BlogFarm, tmp_path: Path) -> None:
     t0 = time.time()
@@ -68,20 +104,23 @@ def test_comment_feeds_survive_a_kill_before_their_job_runs(farm: BlogFarm, tmp_
     blog = _blog(farm, t0)
     feeds = write_feeds(tmp_path / "feeds.txt", [blog.feed_line()])
     db = tmp_path / "blogs.db"
-    settings = {"REFETCH_AFTER": "1h,1d"}
+    settings = {"REFETCH_AFTER": "1h,1d", "EXTRACT_MODE": "process"}
     first = run_crawl(feeds, db, settings=settings, clock=farm.clock)
     assert first.returncode == 0, first.stderr[-3000:]
     farm.clock.set(t0 + HOUR + 60)
     log = tmp_path / "crawl.log"
-    # Comment-feed jobs wait 60 s: the crawl is killed while they wait.
-    proc = start_crawl(feeds, db, settings={**settings, "EXTRACT_TEST_FEED_PAUSE": "60"}, clock=farm.clock, log=log)
+    # The re-fetch run's extraction worker is stopped at birth, so no comment-feed job can run:
+    # the run is killed once the re-fetches' comment feeds are in the store.
+    proc = start_crawl(feeds, db, settings=settings, clock=farm.clock, log=log)
+    workers: list[int] = []
     try:
-        waiting = wait_for(lambda: "job waiting" in log.read_text(errors="replace"), timeout=60)
-        assert waiting, log.read_text(errors="replace")[-3000:]
-        stored = rows(db, "SELECT id, article FROM comment_feed_fetches WHERE processed_at IS NULL")
-        assert stored, "the comment feed was not persisted before its job ran"
+        workers = stop_workers_at_birth(proc)
+        unprocessed = "SELECT id, article FROM comment_feed_fetches WHERE processed_at IS NULL"
+        assert wait_for(lambda: len(rows(db, unprocessed)) >= 3, timeout=60), log.read_text(errors="replace")[-3000:]
+        stored = rows(db, unprocessed)
     finally:
         stop(proc, signal.SIGKILL)
+        kill(workers)
     assert rows(db, "SELECT COUNT(*) FROM feed_comments")[0][0] == 0  # no job had stored entries
     # The next run parses what the killed run persisted, whatever it fetches itself.
     again = run_crawl(feeds, db, settings=settings, clock=farm.clock)
@@ -103,13 +142,25 @@ def test_a_job_whose_worker_dies_is_retried(farm: BlogFarm, tmp_path: Path) -> N
     blog = _blog(farm, t0)
     feeds = write_feeds(tmp_path / "feeds.txt", [blog.feed_line()])
     db = tmp_path / "blogs.db"
-    marker = tmp_path / "worker-died"
-    settings = {"EXTRACT_MODE": "process", "EXTRACT_TEST_DIE_ONCE": str(marker)}
-    result = run_crawl(feeds, db, settings=settings, clock=farm.clock)
-    assert result.returncode == 0, result.stderr[-3000:]
-    assert marker.exists()  # a worker really died in its first job
-    assert result.stat("extract/job_retries") >= 1 and result.stat("extract/job_gave_up") == 0
-    assert "its worker process died" in result.stderr and "retrying" in result.stderr
+    log = tmp_path / "crawl.log"
+    proc = start_crawl(feeds, db, settings={"EXTRACT_MODE": "process"}, clock=farm.clock, log=log)
+    workers: list[int] = []
+    try:
+        workers = stop_workers_at_birth(proc)
+        # The first batch (10 pages) is handed to the stopped worker; then the worker dies.
+        assert wait_for(lambda: rows(db, "SELECT COUNT(*) FROM snapshots")[0][0] >= 10, timeout=60)
+        time.sleep(0.5)
+        kill(workers)
+        assert stop(proc, None, timeout=120) == 0, log.read_text(errors="replace")[-3000:]
+    finally:
+        if proc.poll() is None:
+            stop(proc, signal.SIGKILL)
+        kill(workers)
+    stderr = log.read_text(errors="replace")
+    stats = run_stats(db)
+    assert int(stats.get("blogs/extract/job_retries", 0)) >= 1, stderr[-3000:]
+    assert int(stats.get("blogs/extract/job_gave_up", 0)) == 0
+    assert "retrying" in stderr
     # Nothing was lost: every stored page was extracted in this very run.
     assert rows(db, "SELECT COUNT(*) FROM snapshots")[0][0] == 12
     assert rows(db, "SELECT COUNT(*) FROM extractions")[0][0] == 12
