@@ -255,11 +255,16 @@ class ExtractPipeline:
             [self.run_snapshots_after],
         ).fetchall()
         by_site: dict[str, list[int]] = {}
+        unprofiled: set[str] = set()
         for site, snapshot in rows:
             if site in self.profiled:
                 by_site.setdefault(site, []).append(int(snapshot))
+            else:
+                unprofiled.add(site)
         for site, ids in by_site.items():
             self._submit(jobs.run_pages, site, ids)
+        for site in sorted(unprofiled):  # no full batch yet: what its pages say so far
+            self._submit(jobs.run_provisional, site)
 
     def _check_feeds(self) -> None:
         """Compare comments with comment feeds for the sites whose feeds were read; warn where it fell."""

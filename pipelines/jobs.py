@@ -271,6 +271,53 @@ def run_pending(cfg: JobConfig, site: str) -> JobReport:
     return run_pages(cfg, site, _store(cfg).pending_snapshots(site))
 
 
+def run_provisional(cfg: JobConfig, site: str) -> JobReport:
+    """Extract the pages of a site that has no profile yet (its first batch is not full): the first
+    fetches of its articles as one set (a page alone when it has one), each re-fetch with that set's
+    profile. Stored as method 'provisional', profile version 0, each page with a warning: the first
+    batch's extraction, or a profile's, replaces them. Small blogs get posts and comments at once."""
+    started = time.monotonic()
+    store = _store(cfg)
+    report = JobReport("provisional", site)
+    if _latest_profile(cfg, store, site) is not None:
+        return report  # a batch finished meanwhile: its profile extracts the pages
+    first: dict[str, int] = {}
+    later: list[int] = []
+    for snapshot, article in store.db.execute("SELECT id, article FROM snapshots WHERE site = ? ORDER BY id", [site]):
+        if article in first or len(first) >= cfg.batch_size:
+            later.append(int(snapshot))
+        else:
+            first[article] = int(snapshot)
+    if not first:
+        return report
+    snaps = store.load_snapshots(list(first.values()))
+    pages = pages_of(store, snaps)
+    known = store.known_comment_identifiers(site, before=cfg.known_before)
+    results, profile = extract_and_learn(pages, known_comment_ids=known)
+    fill_records(pages, results, profile)
+    note = (
+        f"provisional: extracted from the {len(first)} article(s) the site has so far;"
+        f" its first full batch of {cfg.batch_size} replaces this"
+    )
+    rows = [extraction_row(s, _noted(r, note), "provisional", None, 0) for s, r in zip(snaps, results, strict=True)]
+    for start in range(0, len(later), 20):
+        chunk = store.load_snapshots(later[start : start + 20])
+        for snap, page in zip(chunk, pages_of(store, chunk), strict=True):
+            rows.append(extraction_row(snap, _noted(profile.extract(page), note), "provisional", None, 0))
+    with store.transaction():
+        if _latest_profile(cfg, store, site) is None:
+            write_extractions(store, rows)
+            report.pages = len(rows)
+    report.errors = sum(1 for r in results if r.error)
+    report.seconds = time.monotonic() - started
+    return report
+
+
+def _noted(ext: PageExtraction, note: str) -> PageExtraction:
+    ext.warnings.append(note)
+    return ext
+
+
 def run_pages(cfg: JobConfig, site: str, snapshot_ids: Sequence[int]) -> JobReport:
     """Extract single snapshots with the site's newest profile; re-learn when the template drifted."""
     started = time.monotonic()

@@ -103,6 +103,7 @@ def reextract_site(store: Store, cfg: jobs.JobConfig, site: str, report: Reextra
         jobs.run_batch(cfg, batch_id)
         report.batches += 1
     report.pages += jobs.run_pending(cfg, site).pages
+    report.pages += jobs.run_provisional(cfg, site).pages  # a site whose first batch never filled
 
 
 def reextract(

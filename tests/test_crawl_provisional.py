@@ -1,0 +1,53 @@
+"""A site whose first batch is not full yet still gets posts and comments: its pages are extracted
+provisionally (the set it has so far, a page alone when it has one) until the first full batch
+replaces them."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from crawl_helpers import rows, run_crawl, write_feeds
+
+from farm import BlogFarm
+
+pytestmark = pytest.mark.slow
+
+HOUR = 3600.0
+
+
+def test_a_small_blog_is_extracted_provisionally_until_its_first_batch_fills(farm: BlogFarm, tmp_path: Path) -> None:
+    t0 = time.time()
+    farm.clock.set(t0)
+    # 12 articles an hour apart, the 4th published now: the first crawl sees 4 (batch size 10).
+    blog = farm.add_generated_blog("small", articles=12, start=t0 - 3 * HOUR, interval=HOUR, seed=5)
+    alone = farm.add_generated_blog("alone", articles=3, start=t0, interval=10 * HOUR, seed=6)
+    feeds = write_feeds(tmp_path / "feeds.txt", [blog.feed_line(), alone.feed_line()])
+    db = tmp_path / "blogs.db"
+    settings = {"REFETCH_AFTER": "30d"}
+
+    first = run_crawl(feeds, db, settings=settings, clock=farm.clock)
+    assert first.returncode == 0, first.stderr[-3000:]
+    assert rows(db, "SELECT site, COUNT(*) FROM posts GROUP BY site ORDER BY site") == [("alone", 1), ("small", 4)]
+    assert rows(db, "SELECT DISTINCT method, profile_version FROM extractions") == [("provisional", 0)]
+    decided = dict(rows(db, "SELECT site, GROUP_CONCAT(DISTINCT decided_by) FROM extractions GROUP BY site"))
+    assert decided == {"alone": "single page", "small": "set"}
+    for (warnings,) in rows(db, "SELECT warnings FROM extractions"):
+        assert any(w.startswith("provisional:") for w in json.loads(warnings))
+    texts = [t for (t,) in rows(db, "SELECT text FROM posts WHERE site = 'small'")]
+    assert all(len(t) > 200 for t in texts)  # article bodies, not an empty or whole-page answer
+    assert rows(db, "SELECT COUNT(*) FROM profiles") == [(0,)]
+
+    # Eight hours on, all 12 articles are out (the feed polled now, not when its interval says): the
+    # first batch fills and replaces every provisional row.
+    farm.clock.set(t0 + 8 * HOUR + 60)
+    second = run_crawl(feeds, db, "-a", "force=1", settings=settings, clock=farm.clock)
+    assert second.returncode == 0, second.stderr[-3000:]
+    assert rows(db, "SELECT method, COUNT(*) FROM extractions WHERE site = 'small' GROUP BY method") == [
+        ("batch", 10),
+        ("profile", 2),
+    ]
+    assert rows(db, "SELECT COUNT(*) FROM posts WHERE site = 'small'") == [(12,)]
+    assert rows(db, "SELECT COUNT(*) FROM posts WHERE site = 'small' AND method = 'provisional'") == [(0,)]
