@@ -25,9 +25,9 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check crawler extractor pipelines farm setup.py
-	$(BIN)/ruff format --check crawler extractor pipelines farm setup.py
-	$(BIN)/mypy crawler extractor pipelines
+	$(BIN)/ruff check crawler extractor pipelines store commands farm setup.py
+	$(BIN)/ruff format --check crawler extractor pipelines store commands farm setup.py
+	$(BIN)/mypy crawler extractor pipelines store commands
 
 evaluate: $(STAMP)
 	$(BIN)/python -m extractor evaluate --corpus ../shared/corpus

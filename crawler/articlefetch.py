@@ -14,7 +14,7 @@ from scrapy.http import Response
 from twisted.python.failure import Failure
 
 from crawler.feedparse import parse_feed
-from crawler.items import PageItem
+from crawler.items import CommentFeedItem, PageItem
 from crawler.polling import (
     classify_failure,
     comment_feed_signature,
@@ -22,15 +22,9 @@ from crawler.polling import (
     headers_dict,
     simple_headers,
 )
-from crawler.schedule import (
-    backoff_delay,
-    first_fetch_retry,
-    from_iso,
-    next_refetch,
-    refetch_base,
-)
+from crawler.schedule import backoff_delay, first_fetch_retry
 from crawler.spiderbase import FEED_ACCEPT, PRIO_COMMENT_FEED, PRIO_NEW_ARTICLE, PRIO_REFETCH, BlogsSpiderBase
-from pipelines.feedcheck import CommentFeedItem
+from store.clock import from_iso, next_refetch, refetch_base
 
 
 class ArticleFetching(BlogsSpiderBase):

@@ -26,12 +26,12 @@ from crawler.schedule import (
     WEEK,
     adaptive_interval,
     backoff_delay,
-    from_iso,
     next_poll_delay,
     parse_max_age,
     parse_retry_after,
 )
 from crawler.spiderbase import FEED_ACCEPT, PRIO_DISCOVERY, PRIO_FEED, BlogsSpiderBase
+from store.clock import from_iso
 
 
 class FeedPolling(BlogsSpiderBase):

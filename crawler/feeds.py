@@ -17,7 +17,7 @@ from urllib.parse import urljoin, urlsplit
 
 import lxml.html
 
-from crawler.urls import is_fetchable, url_scheme
+from store.urls import is_fetchable, url_scheme
 
 logger = logging.getLogger(__name__)
 

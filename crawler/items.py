@@ -1,4 +1,5 @@
-"""Items the spider yields: one `PageItem` per fetched article page (no extraction happens here)."""
+"""Items the spider yields: one `PageItem` per fetched article page (no extraction happens here),
+and one `CommentFeedItem` per fetched comment feed."""
 
 from __future__ import annotations
 
@@ -36,3 +37,20 @@ class PageItem:
     comment_feed_etag: str | None = None
     comment_feed_last_modified: str | None = None
     snapshot_id: int | None = field(default=None)
+
+
+@dataclass
+class CommentFeedItem:
+    """A fetched comment feed of an article (the spider yields it; ExtractPipeline stores its entries).
+
+    CommentFeedItem(site="gen1", article_url="http://h/a/", url="http://h/a/feed/", body=b"<rss…",
+                    headers={"content-type": "application/rss+xml"}, fetched_at=0.0)
+    """
+
+    site: str
+    article_url: str
+    url: str
+    body: bytes
+    headers: dict[str, str]
+    fetched_at: float
+    fetch_id: int | None = None  # comment_feed_fetches.id, set once the response is persisted

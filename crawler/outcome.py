@@ -21,7 +21,7 @@ from scrapy import Spider
 from scrapy.logformatter import LogFormatter, LogFormatterResult
 from scrapy.utils.defer import _schedule_coro
 
-from pipelines import store as store_module
+from store import StoreError, default_db_path
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -41,12 +41,8 @@ EXIT_STORE = 4  # the store could not be opened or written (path, permissions, d
 # busy timeout), READONLY, IOERR, CORRUPT, FULL, CANTOPEN, NOTADB, PERM.
 _FATAL_SQLITE = {3, 5, 6, 8, 10, 11, 13, 14, 26}
 _FATAL_ERRNO = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EROFS, errno.EACCES, errno.EPERM}
-# pipelines.store.StoreError (a store that cannot be opened) once the store defines it.
-_STORE_ERROR: type[BaseException] | None = getattr(store_module, "StoreError", None)
-# What opening the store can raise: its own error, SQLite's, the file system's.
-STORE_OPEN_ERRORS: tuple[type[BaseException], ...] = (sqlite3.Error, OSError) + (
-    (_STORE_ERROR,) if _STORE_ERROR is not None else ()
-)
+# What opening the store can raise: its own error (a store that cannot be opened), SQLite's, the file system's.
+STORE_OPEN_ERRORS: tuple[type[BaseException], ...] = (sqlite3.Error, OSError, StoreError)
 
 
 def store_fault(exc: BaseException) -> str | None:
@@ -54,7 +50,7 @@ def store_fault(exc: BaseException) -> str | None:
 
     store_fault(sqlite3.OperationalError("database or disk is full")) == "database or disk is full"
     """
-    if _STORE_ERROR is not None and isinstance(exc, _STORE_ERROR):
+    if isinstance(exc, StoreError):
         return str(exc)
     if isinstance(exc, sqlite3.Error):
         code = getattr(exc, "sqlite_errorcode", None)
@@ -90,7 +86,7 @@ def report_store_fault(crawler: Crawler, exc: BaseException, doing: str) -> bool
         logger.debug("Store write failed again while %s: %s", doing, why)
         return True
     stats.set_value("blogs/store_error", why)
-    db = store_module.default_db_path(crawler.settings.get("BLOGS_DB"))
+    db = default_db_path(crawler.settings.get("BLOGS_DB"))
     logger.error(
         "Cannot write the store %s while %s: %s; stopping the crawl (what is stored is kept, the rest is due again)",
         db,

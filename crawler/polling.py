@@ -15,8 +15,8 @@ from urllib.parse import urljoin
 from scrapy.spidermiddlewares.httperror import HttpError
 
 from crawler.feedparse import FeedEntry, ParsedFeed
-from crawler.schedule import to_iso
-from crawler.urls import is_fetchable, normalize_url, url_scheme
+from store.clock import to_iso
+from store.urls import is_fetchable, normalize_url, url_scheme
 
 if TYPE_CHECKING:
     from scrapy.http import Response

@@ -10,9 +10,15 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime
+from collections.abc import Iterable
+from datetime import UTC
 from email.utils import parsedate_to_datetime
+
+# The store's clock (ISO text times, re-fetch arithmetic) lives below the crawler; re-exported here.
+from store.clock import from_iso as from_iso
+from store.clock import next_refetch as next_refetch
+from store.clock import refetch_base as refetch_base
+from store.clock import to_iso as to_iso
 
 WEEK = 7 * 86400.0
 MIN_POLL_INTERVAL = 300.0
@@ -45,24 +51,6 @@ def parse_durations(value: str | Iterable[str | float]) -> list[float]:
         elif item.strip():
             out.add(parse_duration(item))
     return sorted(out)
-
-
-def to_iso(ts: float) -> str:
-    """ISO 8601 UTC with milliseconds: to_iso(0) == '1970-01-01T00:00:00.000Z'."""
-    return datetime.fromtimestamp(ts, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def from_iso(text: str | None) -> float | None:
-    """Inverse of to_iso (accepts any ISO 8601 form): from_iso('1970-01-01T00:01:00Z') == 60.0."""
-    if not text:
-        return None
-    try:
-        value = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    return value.timestamp()
 
 
 def clamp(value: float, low: float, high: float) -> float:
@@ -170,27 +158,6 @@ def backoff_delay(
     if retry_after:
         delay = max(delay, min(retry_after, MAX_RETRY_AFTER))
     return delay
-
-
-def refetch_base(published: float | None, first_fetched: float) -> float:
-    """The time re-fetch offsets count from: publication, unless unknown or in our future (clock skew)."""
-    if published is None or published > first_fetched:
-        return first_fetched
-    return published
-
-
-def next_refetch(base: float, offsets: Sequence[float], after: float) -> float | None:
-    """First scheduled re-fetch time strictly after `after`, or None when the schedule is over.
-
-    Offsets already passed (an old article found late, a run that came late) are skipped, so
-    each article gets at most one fetch per remaining offset.
-    next_refetch(0, [3600, 21600], 100) == 3600; next_refetch(0, [3600], 4000) is None
-    """
-    for offset in offsets:
-        due = base + offset
-        if due > after:
-            return due
-    return None
 
 
 def first_fetch_retry(failures: int, max_failures: int, rng: random.Random | None = None) -> float | None:

@@ -67,9 +67,9 @@ LOG_FORMATTER = "crawler.outcome.StoreFaultLogFormatter"
 EXTENSIONS = {"crawler.middlewares.QuietDuplicateErrorsExtension": 0}
 # Persist first; then batches per site and extraction, off the reactor (pipelines.extract).
 ITEM_PIPELINES = {"pipelines.persist.PersistPagePipeline": 100, "pipelines.extract.ExtractPipeline": 200}
-# `scrapy sites|posts|comments|search|export|reextract` (crawler/commands), and `scrapy crawl`
-# itself (crawler/commands/crawl.py: lock first, summary last, exit codes).
-COMMANDS_MODULE = "crawler.commands"
+# `scrapy sites|posts|comments|search|export|reextract` (commands), and `scrapy crawl`
+# itself (commands/crawl.py: lock first, summary last, exit codes).
+COMMANDS_MODULE = "commands"
 
 # -- extraction (pipelines.extract) -------------------------------------------------------------
 # First fetches of distinct articles per site extracted together as one set; each full batch

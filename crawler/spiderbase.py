@@ -13,7 +13,7 @@ from typing import Any
 
 from scrapy import Request, Spider
 
-from pipelines.store import Store
+from store import StoreBackend
 
 PRIO_NEW_ARTICLE = 100  # a new article is captured before its readers comment: first of all
 PRIO_DISCOVERY = 60
@@ -26,7 +26,7 @@ FEED_ACCEPT = "application/rss+xml, application/atom+xml, application/xml;q=0.9,
 class BlogsSpiderBase(Spider):
     """Attributes set by BlogsSpider.__init__/from_crawler, and small helpers."""
 
-    store: Store | None
+    store: StoreBackend | None
     rng: random.Random
     inflight_feeds: set[str]
     inflight_articles: set[str]

@@ -78,7 +78,7 @@ class ReportSite:
     name: str
     pages: list[ReportPage]
     profile_version: str | int | None = None
-    # The comment-feed check exactly as `scrapy sites` words it (pipelines.query.sites), e.g.
+    # The comment-feed check exactly as `scrapy sites` words it (store.query.sites), e.g.
     # "12 art., count 0.56, F1 0.98": articles checked, count exactness, token F1.
     comment_feed_check: str | None = None
 

@@ -4,7 +4,7 @@ ExtractPipeline(db_path="blogs.db", batch_size=10, mode="process", workers=1)
 
 Runs after PersistPagePipeline (each page is already committed, `item.snapshot_id` set). On the
 reactor thread it only does cheap bookkeeping: a first fetch joins its site's open batch
-(pipelines.batches); then jobs (pipelines.jobs) go to a worker pool and the item passes on at
+(store.batches); then jobs (pipelines.jobs) go to a worker pool and the item passes on at
 once, so crawling never waits for extraction:
 
 * a batch that became full: `extract_site` on it, the site's next profile version (a site's
@@ -53,12 +53,12 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import Deferred, DeferredList
 from twisted.python.failure import Failure
 
-from crawler.items import PageItem
+from crawler.items import CommentFeedItem, PageItem
 from crawler.outcome import store_fault
-from crawler.schedule import to_iso
 from pipelines import jobs
-from pipelines.feedcheck import CommentFeedItem, check_sites, record_feed_failure, unprocessed_comment_feeds
-from pipelines.store import Store, default_db_path
+from store import StoreBackend, default_db_path, open_store
+from store.clock import to_iso
+from store.commentfeeds import check_sites, record_feed_failure, unprocessed_comment_feeds
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -157,7 +157,7 @@ class ExtractPipeline:
         self.workers = Workers(mode, workers)
         self.agreement_min, self.agreement_drop = agreement_min, agreement_drop
         self.stats = stats
-        self.store: Store | None = None
+        self.store: StoreBackend | None = None
         self.profiled: set[str] = set()  # sites with a profile
         self.pending: set[Deferred[Any]] = set()
         self.feed_sites: set[str] = set()  # comment feeds read since the last check
@@ -193,13 +193,12 @@ class ExtractPipeline:
     # -- lifecycle -------------------------------------------------------------------------
 
     def open_spider(self) -> None:
-        self.store = Store(self.config.db_path)
+        self.store = open_store(self.config.db_path)
         self.profiled = self.store.sites_with_profile()
         # Other sites' comment identifiers as they were when the run started: what a batch
         # learns must not depend on which other site's batch happened to finish first.
         self.config = dataclasses.replace(self.config, known_before=to_iso(time.time()))
-        row = self.store.db.execute("SELECT COALESCE(MAX(id), 0) FROM snapshots").fetchone()
-        self.run_snapshots_after = int(row[0])
+        self.run_snapshots_after = self.store.max_snapshot_id()
         # Whatever a killed run left: comment feeds not parsed (first: batches use them as
         # evidence), unbatched first fetches, full batches, pages never extracted.
         for fetch_id in unprocessed_comment_feeds(self.store.db, MAX_ATTEMPTS):
@@ -247,13 +246,7 @@ class ExtractPipeline:
         pages always give. `run_pages` skips those the newest profile extracted already."""
         if self.store is None:
             return
-        rows = self.store.db.execute(
-            "SELECT s.site, s.id FROM snapshots s LEFT JOIN extractions e ON e.snapshot = s.id"
-            " WHERE (e.method IS NULL OR e.method != 'batch') AND (s.id > ? OR s.id IN (SELECT m.snapshot"
-            " FROM batch_members m JOIN batches b ON b.id = m.batch WHERE b.state = 'open'))"
-            " ORDER BY s.site, s.id",
-            [self.run_snapshots_after],
-        ).fetchall()
+        rows = self.store.unsettled_snapshots(self.run_snapshots_after)
         by_site: dict[str, list[int]] = {}
         unprofiled: set[str] = set()
         for site, snapshot in rows:
@@ -308,12 +301,7 @@ class ExtractPipeline:
             )
         for batch in filled:
             self._submit_batch(batch, item.site)
-        in_filled = bool(filled) and item.snapshot_id in {
-            int(r[0])
-            for r in self.store.db.execute(
-                f"SELECT snapshot FROM batch_members WHERE batch IN ({','.join('?' for _ in filled)})", filled
-            )
-        }
+        in_filled = bool(filled) and item.snapshot_id in self.store.batches_members(filled)
         if item.site in self.profiled and not in_filled:  # a filled batch extracts its pages itself
             self._submit(jobs.run_pages, item.site, [item.snapshot_id])
 

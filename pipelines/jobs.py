@@ -7,14 +7,14 @@ run_feed(JobConfig("blogs.db"), fetch_id=5)         # store a persisted comment 
 Jobs are plain module-level functions of picklable arguments that read the snapshots from the
 store themselves (so no page body crosses a process boundary) and write their results in short
 `BEGIN IMMEDIATE` transactions: `extractions` rows, then the derived `posts`/`comments` rows of
-the articles concerned (pipelines.comments), and for a batch its profile and `done` state, all
+the articles concerned (store.comments), and for a batch its profile and `done` state, all
 in one transaction. A job killed half-way leaves nothing half-written; running a job twice
 writes the same rows.
 
 Which extraction of a snapshot wins does not depend on timing: a batch extraction (`extract_site`
 on the whole set) replaces a profile extraction, and a newer profile version replaces an older
 one, never the other way round (`force=True` is `scrapy reextract`). Nor does what a batch
-learns: its members are fixed by a stable key (pipelines.batches), a site's batches run in order
+learns: its members are fixed by a stable key (store.batches), a site's batches run in order
 (pipelines.extract), and other sites' comment identifiers are taken as of the run's start
 (`JobConfig.known_before`).
 """
@@ -29,38 +29,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from crawler.schedule import to_iso
 from extractor import Page, PageExtraction, SiteProfile, extract_and_learn, learn_profile
-from pipelines.comments import comment_dicts, refresh_article
 from pipelines.feedcheck import process_comment_feed
-from pipelines.store import Store, gunzip_body
-
-_EXTRACTION_COLUMNS = (
-    "snapshot",
-    "article",
-    "site",
-    "method",
-    "batch",
-    "profile_version",
-    "template_match",
-    "post",
-    "comments",
-    "comment_count",
-    "encoding",
-    "error",
-    "warnings",
-    "decided_by",
-    "confidence",
-)
-# A batch extraction always wins; a profile extraction only over an older profile's.
-_UPSERT = (
-    f"INSERT INTO extractions ({', '.join(_EXTRACTION_COLUMNS)}) VALUES ({', '.join('?' for _ in _EXTRACTION_COLUMNS)})"
-    " ON CONFLICT(snapshot) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in _EXTRACTION_COLUMNS[1:])
-)
-_ONLY_BETTER = (
-    " WHERE excluded.method = 'batch' OR (extractions.method != 'batch'"
-    " AND excluded.profile_version >= extractions.profile_version)"
-)
+from store import StoreBackend, open_store
+from store.clock import to_iso
+from store.comments import comment_dicts
+from store.sqlite import gunzip_body
 
 
 @dataclass(frozen=True)
@@ -94,11 +68,11 @@ _local = threading.local()
 _profiles: dict[tuple[str, str, int], tuple[SiteProfile, set[int]]] = {}
 
 
-def _store(cfg: JobConfig) -> Store:
+def _store(cfg: JobConfig) -> StoreBackend:
     """This thread's connection to the store (one per worker thread or process)."""
-    stores: dict[str, Store] = _local.__dict__.setdefault("stores", {})
+    stores: dict[str, StoreBackend] = _local.__dict__.setdefault("stores", {})
     if cfg.db_path not in stores:
-        stores[cfg.db_path] = Store(cfg.db_path)
+        stores[cfg.db_path] = open_store(cfg.db_path)
     return stores[cfg.db_path]
 
 
@@ -108,7 +82,7 @@ def close_stores() -> None:
         store.close()
 
 
-def _latest_profile(cfg: JobConfig, store: Store, site: str) -> tuple[int, SiteProfile, set[int]] | None:
+def _latest_profile(cfg: JobConfig, store: StoreBackend, site: str) -> tuple[int, SiteProfile, set[int]] | None:
     """The site's newest profile (version, profile, snapshots learned from), parsed once per worker."""
     head = store.latest_profile_version(site)
     if head is None:
@@ -129,7 +103,7 @@ def page_of(row: dict[str, Any], feed_comments: Sequence[str] = ()) -> Page:
     return Page(row["url"], gunzip_body(row["body"]), row["headers"], feed_comments=tuple(feed_comments))
 
 
-def pages_of(store: Store, snaps: Sequence[dict[str, Any]]) -> list[Page]:
+def pages_of(store: StoreBackend, snaps: Sequence[dict[str, Any]]) -> list[Page]:
     """Pages of snapshot rows, each with the comments its article's comment feed listed by then
     (the extractor's evidence where no page of a set is comment-free)."""
     feeds = store.feed_comment_texts(snaps)
@@ -161,13 +135,9 @@ def extraction_row(
     ]
 
 
-def write_extractions(store: Store, rows: Sequence[list[Any]], force: bool = False) -> None:
+def write_extractions(store: StoreBackend, rows: Sequence[list[Any]], force: bool = False) -> None:
     """Upsert extraction rows and re-derive their articles' posts and comments (inside a transaction)."""
-    sql = _UPSERT if force else _UPSERT + _ONLY_BETTER
-    for row in rows:
-        store.db.execute(sql, row)
-    for article in dict.fromkeys(row[1] for row in rows):
-        refresh_article(store.db, article)
+    store.write_extractions(rows, force)
 
 
 def inherit_layout(profile: SiteProfile, previous: SiteProfile | None) -> SiteProfile:
@@ -190,19 +160,18 @@ def fill_records(pages: Sequence[Page], results: Sequence[PageExtraction], profi
 
 
 def save_profile(
-    store: Store, site: str, profile: SiteProfile, *, source: str, batch: int | None, snapshots: Sequence[int]
+    store: StoreBackend, site: str, profile: SiteProfile, *, source: str, batch: int | None, snapshots: Sequence[int]
 ) -> int:
     """Store the site's next profile version (inside a transaction); returns the version.
 
     A profile learned from comment-free pages (first fetches usually are) cannot know how the
     site's comments look: it inherits the comment layout of the version before it.
     """
-    row = store.db.execute("SELECT COALESCE(MAX(version), 0) FROM profiles WHERE site = ?", [site]).fetchone()
-    version = int(row[0]) + 1
+    version = store.next_profile_version(site)
     before = store.profile(site, version - 1)
     if before is not None:
         inherit_layout(profile, SiteProfile.from_json(before["profile"]))
-    store.db.table("profiles").insert(
+    store.add_profile(
         {
             "site": site,
             "version": version,
@@ -227,15 +196,11 @@ def run_batch(cfg: JobConfig, batch_id: int) -> JobReport:
     if batch is None or batch["state"] != "full":
         return report
     # The members' comment feeds are evidence: store their entries first if their job has not run.
-    waiting = store.db.execute(
-        "SELECT f.id FROM comment_feed_fetches f JOIN batch_members m ON m.article = f.article"
-        " WHERE m.batch = ? AND f.processed_at IS NULL ORDER BY f.id",
-        [batch_id],
-    ).fetchall()
+    waiting = store.batch_unprocessed_feeds(batch_id)
     if waiting:
         with store.transaction() as db:
-            for (fetch_id,) in waiting:
-                process_comment_feed(db, int(fetch_id), time.time())
+            for fetch_id in waiting:
+                process_comment_feed(db, fetch_id, time.time())
     snaps = store.load_snapshots(store.batch_snapshots(batch_id))
     pages = pages_of(store, snaps)
     previous = _latest_profile(cfg, store, report.site)
@@ -253,10 +218,7 @@ def run_batch(cfg: JobConfig, batch_id: int) -> JobReport:
         )
         rows = [extraction_row(s, r, "batch", batch_id, version) for s, r in zip(snaps, results, strict=True)]
         write_extractions(store, rows)
-        store.db.execute(
-            "UPDATE batches SET state = 'done', done_at = ?, profile_version = ? WHERE id = ?",
-            [to_iso(time.time()), version, batch_id],
-        )
+        store.finish_batch(batch_id, version, time.time())
         if cfg.write_pause:
             print(f"blogs: batch {batch_id} write in progress", file=sys.stderr, flush=True)
             time.sleep(cfg.write_pause)
@@ -283,11 +245,11 @@ def run_provisional(cfg: JobConfig, site: str) -> JobReport:
         return report  # a batch finished meanwhile: its profile extracts the pages
     first: dict[str, int] = {}
     later: list[int] = []
-    for snapshot, article in store.db.execute("SELECT id, article FROM snapshots WHERE site = ? ORDER BY id", [site]):
+    for snapshot, article in store.site_snapshots(site):
         if article in first or len(first) >= cfg.batch_size:
-            later.append(int(snapshot))
+            later.append(snapshot)
         else:
-            first[article] = int(snapshot)
+            first[article] = snapshot
     if not first:
         return report
     snaps = store.load_snapshots(list(first.values()))
@@ -374,7 +336,13 @@ def run_pages(cfg: JobConfig, site: str, snapshot_ids: Sequence[int]) -> JobRepo
 
 
 def _relearn(
-    cfg: JobConfig, store: Store, snap: dict[str, Any], page: Page, old: SiteProfile, match: float, report: JobReport
+    cfg: JobConfig,
+    store: StoreBackend,
+    snap: dict[str, Any],
+    page: Page,
+    old: SiteProfile,
+    match: float,
+    report: JobReport,
 ) -> tuple[int, SiteProfile, PageExtraction, set[int]] | None:
     """Learn a profile from this page and the site's newest fresh pages; keep it if the page fits it better."""
     report.drifts += 1

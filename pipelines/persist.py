@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import DropItem
 
-from crawler.items import PageItem
+from crawler.items import CommentFeedItem, PageItem
 from crawler.outcome import report_store_fault
 from crawler.schedule import DEFAULT_REFETCH_AFTER, parse_durations
-from pipelines.feedcheck import CommentFeedItem, save_comment_feed
-from pipelines.store import Store, default_db_path
+from store import StoreBackend, default_db_path, open_store
+from store.commentfeeds import save_comment_feed
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -45,7 +45,7 @@ class PersistPagePipeline:
         self.refetch_after = refetch_after
         self.stats = stats
         self.crawler = crawler
-        self.store: Store | None = None
+        self.store: StoreBackend | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> PersistPagePipeline:
@@ -58,7 +58,7 @@ class PersistPagePipeline:
         )
 
     def open_spider(self) -> None:
-        self.store = Store(self.db_path)
+        self.store = open_store(self.db_path)
 
     def close_spider(self) -> None:
         if self.store is not None:
@@ -75,7 +75,7 @@ class PersistPagePipeline:
         if not isinstance(item, PageItem):
             return item
         if self.store is None:
-            self.store = Store(self.db_path)
+            self.store = open_store(self.db_path)
         try:
             item.snapshot_id = self.store.save_page(
                 article=item.article_url,
@@ -109,7 +109,7 @@ class PersistPagePipeline:
     def _comment_feed(self, item: CommentFeedItem) -> CommentFeedItem:
         # A comment feed is committed raw, as a page is, before a job parses it (pipelines.feedcheck).
         if self.store is None:
-            self.store = Store(self.db_path)
+            self.store = open_store(self.db_path)
         try:
             with self.store.transaction() as db:
                 item.fetch_id = save_comment_feed(db, item)

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 from extractor import DEFAULT, SiteProfile, extract_site, learn_profile
 from pipelines import jobs
-from pipelines.feedcheck import unprocessed_comment_feeds
-from pipelines.store import Store
+from store import StoreBackend
+from store.commentfeeds import unprocessed_comment_feeds
 
 logger = logging.getLogger(__name__)
 
@@ -36,9 +36,9 @@ class ReextractReport:
     pages: int = 0
 
 
-def _relearn_profiles(store: Store, site: str, known: frozenset[str]) -> dict[int, SiteProfile]:
+def _relearn_profiles(store: StoreBackend, site: str, known: frozenset[str]) -> dict[int, SiteProfile]:
     learned: dict[int, SiteProfile] = {}
-    for row in store.db.query("SELECT * FROM profiles WHERE site = ? ORDER BY version", [site]):
+    for row in store.profiles_of(site):
         ids = json.loads(row["snapshots"] or "[]")
         snaps = store.load_snapshots(ids)
         old = SiteProfile.from_json(row["profile"]) if row["profile"] else None
@@ -46,26 +46,22 @@ def _relearn_profiles(store: Store, site: str, known: frozenset[str]) -> dict[in
         profile.learned_at = old.learned_at if old else profile.learned_at  # same JSON when nothing changed
         jobs.inherit_layout(profile, learned.get(int(row["version"]) - 1))
         learned[int(row["version"])] = profile
-        with store.transaction() as db:
-            db.execute(
-                "UPDATE profiles SET profile = ?, pages = ?, warnings = ? WHERE site = ? AND version = ?",
-                [
-                    profile.to_json(),
-                    profile.pages,
-                    json.dumps(profile.warnings, ensure_ascii=False),
-                    site,
-                    row["version"],
-                ],
-            )
+        store.update_profile(
+            site,
+            row["version"],
+            profile=profile.to_json(),
+            pages=profile.pages,
+            warnings=json.dumps(profile.warnings, ensure_ascii=False),
+        )
     return learned
 
 
-def reextract_site(store: Store, cfg: jobs.JobConfig, site: str, report: ReextractReport) -> None:
+def reextract_site(store: StoreBackend, cfg: jobs.JobConfig, site: str, report: ReextractReport) -> None:
     # the other sites' comment identifiers: this site's re-extraction does not change them
     known = store.known_comment_identifiers(site)
     profiles = _relearn_profiles(store, site, known)
     report.profiles += len(profiles)
-    for batch in store.db.query("SELECT id, profile_version FROM batches WHERE site = ? AND state = 'done'", [site]):
+    for batch in store.done_batches(site):
         snaps = store.load_snapshots(store.batch_snapshots(batch["id"]))
         pages = jobs.pages_of(store, snaps)
         results = extract_site(pages, known_comment_ids=known)
@@ -79,14 +75,7 @@ def reextract_site(store: Store, cfg: jobs.JobConfig, site: str, report: Reextra
             jobs.write_extractions(store, rows, force=True)
         report.batches += 1
         report.pages += len(rows)
-    others = [
-        (int(r["snapshot"]), int(r["profile_version"]))
-        for r in store.db.query(
-            "SELECT snapshot, profile_version FROM extractions WHERE site = ? AND method = 'profile' ORDER BY snapshot",
-            [site],
-        )
-        if r["profile_version"] in profiles
-    ]
+    others = [(snapshot, int(v)) for snapshot, v in store.profile_extractions(site) if v in profiles]
     for start in range(0, len(others), _CHUNK):
         chunk = others[start : start + _CHUNK]
         version = dict(chunk)
@@ -107,7 +96,7 @@ def reextract_site(store: Store, cfg: jobs.JobConfig, site: str, report: Reextra
 
 
 def reextract(
-    store: Store,
+    store: StoreBackend,
     site: str | None = None,
     batch_size: int = 10,
     progress: Callable[[str, ReextractReport], None] | None = None,
@@ -118,7 +107,7 @@ def reextract(
     # Comment feeds a crawl stored but did not parse (killed, or EXTRACT_ENABLED off): they are evidence.
     for fetch_id in unprocessed_comment_feeds(store.db, max_attempts=1 << 30):
         jobs.run_feed(cfg, fetch_id)
-    names = [site] if site else [r["site"] for r in store.db.query("SELECT DISTINCT site FROM snapshots ORDER BY site")]
+    names = [site] if site else store.snapshot_sites()
     for name in names:
         reextract_site(store, cfg, name, report)
         report.sites += 1

@@ -17,7 +17,7 @@ import pytest
 from crawl_helpers import PROJECT, _env, run_crawl, start_crawl, stop, write_feeds
 
 from farm import BlogFarm
-from pipelines.query import COMMENT_FIELDS, POST_FIELDS
+from store.query import COMMENT_FIELDS, POST_FIELDS
 
 pytestmark = pytest.mark.slow
 

@@ -21,12 +21,12 @@ import pytest
 from crawl_helpers import PROJECT, _env
 
 from crawler.schedule import to_iso
-from crawler.urls import normalize_url
 from extractor.records import CommentRecord
-from pipelines import query
-from pipelines.comments import comment_dicts, refresh_article
-from pipelines.searchquery import parse_search
-from pipelines.store import Store
+from store import query
+from store.comments import comment_dicts, refresh_article
+from store.searchquery import parse_search
+from store.sqlite import Store
+from store.urls import normalize_url
 
 NOW = time.time()
 HOUR, DAY = 3600.0, 86400.0

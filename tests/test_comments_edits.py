@@ -15,8 +15,8 @@ from test_store_schema import NOW, add_page
 from crawler.schedule import to_iso
 from extractor.records import CommentRecord
 from farm import BlogFarm
-from pipelines.comments import Observation, comment_dicts, derive, merge, refresh_article
-from pipelines.store import Store
+from store.comments import Observation, comment_dicts, derive, merge, refresh_article
+from store.sqlite import Store
 
 URL = "http://h/a"
 HOUR = 3600.0

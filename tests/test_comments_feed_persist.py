@@ -15,15 +15,11 @@ import pytest
 from crawl_helpers import rows, run_crawl, run_stats, start_crawl, stop, wait_for, write_feeds
 from test_store_schema import NOW, add_page
 
+from crawler.items import CommentFeedItem
 from farm import BlogFarm
-from pipelines.feedcheck import (
-    CommentFeedItem,
-    process_comment_feed,
-    record_feed_failure,
-    save_comment_feed,
-    unprocessed_comment_feeds,
-)
-from pipelines.store import Store
+from pipelines.feedcheck import process_comment_feed
+from store.commentfeeds import record_feed_failure, save_comment_feed, unprocessed_comment_feeds
+from store.sqlite import Store
 
 HOUR = 3600.0
 URL = "http://h/a/"

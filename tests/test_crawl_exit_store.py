@@ -19,7 +19,7 @@ from crawl_helpers import rows, run_crawl, write_feeds
 from test_crawl_exit_codes import last_line, log_lines
 
 from farm import BlogFarm
-from pipelines.store import Store
+from store.sqlite import Store
 
 pytestmark = pytest.mark.slow
 

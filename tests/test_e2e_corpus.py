@@ -24,10 +24,10 @@ from xml.sax.saxutils import escape
 import pytest
 from crawl_helpers import PROJECT, TEST_SETTINGS, _env, run_crawl, write_feeds
 
-from crawler.urls import normalize_url
 from extractor.scoring import Counts, RecordCounts, score_page, score_records
 from farm import BlogFarm, FarmSite
-from pipelines.store import Store
+from store.sqlite import Store
+from store.urls import normalize_url
 
 pytestmark = pytest.mark.slow
 

@@ -14,7 +14,7 @@ from crawler.feeds import (
     parse_feeds_text,
     read_feeds_file,
 )
-from crawler.urls import is_fetchable, normalize_url, url_scheme
+from store.urls import is_fetchable, normalize_url, url_scheme
 
 PROJECT = Path(__file__).resolve().parents[1]
 

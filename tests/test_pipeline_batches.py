@@ -13,9 +13,10 @@ from test_store_schema import NOW, add_page
 
 from extractor.scoring import Counts, score_page
 from pipelines import jobs
-from pipelines.feedcheck import parse_comment_feed, store_feed_comments
+from pipelines.feedcheck import parse_comment_feed
 from pipelines.reextract import reextract
-from pipelines.store import Store
+from store.commentfeeds import store_feed_comments
+from store.sqlite import Store
 
 
 def corpus_pages(corpus_root: Path, site: str) -> list[dict[str, Any]]:

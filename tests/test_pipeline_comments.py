@@ -10,8 +10,8 @@ from pathlib import Path
 from test_store_schema import NOW, add_page
 
 from extractor.records import CommentRecord
-from pipelines.comments import Observation, comment_dicts, fingerprint, merge, refresh_article
-from pipelines.store import Store
+from store.comments import Observation, comment_dicts, fingerprint, merge, refresh_article
+from store.sqlite import Store
 
 URL = "http://h/a"
 

@@ -14,8 +14,8 @@ import pytest
 from crawl_helpers import PROJECT, _env, clock_offset, crawl_command, rows, run_crawl, wait_for, write_feeds
 
 from farm import BlogFarm
-from pipelines import query
-from pipelines.store import Store
+from store import query
+from store.sqlite import Store
 
 pytestmark = pytest.mark.slow
 

@@ -10,9 +10,10 @@ from test_store_schema import NOW, add_page
 from crawler.schedule import to_iso
 from extractor.records import CommentRecord
 from extractor.scoring import tokenize
-from pipelines.comments import comment_dicts, refresh_article
-from pipelines.feedcheck import check_sites, parse_comment_feed, site_agreement, store_feed_comments
-from pipelines.store import Store
+from pipelines.feedcheck import parse_comment_feed
+from store.commentfeeds import check_sites, site_agreement, store_feed_comments
+from store.comments import comment_dicts, refresh_article
+from store.sqlite import Store
 
 
 def truth_of(corpus_root: Path, name: str) -> dict:

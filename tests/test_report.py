@@ -204,7 +204,7 @@ def test_boilerplate_dimmed_but_not_content_holders(synth: ReportSite) -> None:
 
 
 def test_index_figures_add_up(synth: ReportSite) -> None:
-    check = "4 art., count 0.56, F1 0.98"  # pipelines.query.sites' wording, shown as it is
+    check = "4 art., count 0.56, F1 0.98"  # store.query.sites' wording, shown as it is
     site = ReportSite(synth.name, synth.pages, profile_version="v7", comment_feed_check=check)
     total = site_figures(site)
     parts = [page_figures(p) for p in site.pages]

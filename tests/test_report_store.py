@@ -19,11 +19,12 @@ from lxml import etree
 from test_pipeline_batches import corpus_pages, stored
 from test_store_schema import NOW, add_page
 
-from crawler.commands.report import NOT_EXTRACTED
+from commands.report import NOT_EXTRACTED
 from extractor.report_render import display_url
 from pipelines import jobs
-from pipelines.feedcheck import parse_comment_feed, store_feed_comments
-from pipelines.store import Store
+from pipelines.feedcheck import parse_comment_feed
+from store.commentfeeds import store_feed_comments
+from store.sqlite import Store
 
 pytestmark = pytest.mark.slow
 

@@ -13,7 +13,7 @@ from scrapy.exceptions import DropItem
 from crawler.items import PageItem
 from crawler.schedule import from_iso, to_iso
 from pipelines.persist import PersistPagePipeline
-from pipelines.store import Store, gunzip_body
+from store.sqlite import Store, gunzip_body
 
 NOW = 1_800_000_000.0
 FEED = "http://h/feed/"

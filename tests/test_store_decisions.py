@@ -9,7 +9,7 @@ from pathlib import Path
 from test_pipeline_batches import corpus_pages, stored
 
 from pipelines import jobs
-from pipelines.store import Store
+from store.sqlite import Store
 
 SITE = "tt21"
 

@@ -16,9 +16,9 @@ import pytest
 from crawl_helpers import PROJECT, _env
 
 from crawler.lock import RunLock
-from pipelines import query
-from pipelines.store import Store, StoreError
-from pipelines.storefile import APPLICATION_ID
+from store import query
+from store.sqlite import Store, StoreError
+from store.storefile import APPLICATION_ID
 
 NOW = 1_714_557_600.0  # 2024-05-01T10:00:00Z
 NOT_SQLITE = {
@@ -215,8 +215,8 @@ def run_python(prefix: list[str], code: str, *args: str) -> subprocess.Completed
 
 OPEN_IN_CHILD = """
 import sys
-from pipelines import query
-from pipelines.store import Store, StoreError
+from store import query
+from store.sqlite import Store, StoreError
 try:
     store = query.open_store(sys.argv[1]) if sys.argv[2] == "query" else Store(sys.argv[1])
     print(store.read_only, store.db.execute("SELECT COUNT(*) FROM sites").fetchone()[0])
@@ -319,7 +319,7 @@ def test_a_store_whose_folder_cannot_be_created_is_refused(tmp_path: Path) -> No
 CRAWL_IN_CHILD = """
 import sys, time
 from crawler.lock import RunLock
-from pipelines.store import Store
+from store.sqlite import Store
 lock = RunLock(sys.argv[1] + ".lock")
 assert lock.acquire(), "the lock is free"
 run = Store(sys.argv[1]).start_run(now=time.time(), feeds_file="feeds.txt", watch=False)

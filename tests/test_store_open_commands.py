@@ -16,8 +16,8 @@ from crawl_helpers import PROJECT, _env, crawl_command, rows, run_crawl, start_c
 from test_store_open import damaged, fingerprint, foreign, make_store, read_only_folder
 
 from farm import BlogFarm
-from pipelines.store import Store
-from pipelines.storefile import APPLICATION_ID
+from store.sqlite import Store
+from store.storefile import APPLICATION_ID
 
 pytestmark = pytest.mark.slow
 

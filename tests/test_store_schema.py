@@ -13,9 +13,11 @@ from pathlib import Path
 import pytest
 
 from crawler.schedule import to_iso
-from pipelines import query
-from pipelines.comments import comment_dicts, refresh_article
-from pipelines.store import _FTS, _TABLES, Store
+from store import query
+from store.comments import comment_dicts, refresh_article
+from store.schema import FTS as _FTS
+from store.schema import TABLES as _TABLES
+from store.sqlite import Store
 
 PROJECT = Path(__file__).resolve().parents[1]
 NOW = 1_800_000_000.0

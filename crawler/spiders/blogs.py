@@ -2,7 +2,7 @@
 
 scrapy crawl blogs [-a feeds=PATH] [-a watch=1] [-a force=1] [-a unmute=all|URL|SITE] [-s BLOGS_DB=PATH]
 
-All state lives in the SQLite store (pipelines.store): a cron run continues where the last one
+All state lives in the SQLite store (store.sqlite): a cron run continues where the last one
 stopped and polls only what is due. The spider does no extraction: each fetched article page
 becomes a `PageItem` that PersistPagePipeline commits before anything else sees it.
 """
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import random
-import sqlite3
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -29,12 +28,9 @@ from crawler.feeds import FeedsFileError, load_feeds_file
 from crawler.items import PageItem
 from crawler.lock import RunLock
 from crawler.outcome import store_failed, store_guard, summary_text
-from crawler.schedule import (
-    DEFAULT_REFETCH_AFTER,
-    parse_durations,
-    to_iso,
-)
-from pipelines.store import Store, default_db_path
+from crawler.schedule import DEFAULT_REFETCH_AFTER, parse_durations
+from store import StoreBackend, default_db_path, open_store
+from store.clock import to_iso
 
 
 def _truthy(value: Any) -> bool:
@@ -62,7 +58,7 @@ class BlogsSpider(FeedPolling, ArticleFetching):
         self.watch = _truthy(watch)
         self.force = _truthy(force)
         self.unmute_arg = unmute
-        self.store: Store | None = None
+        self.store: StoreBackend | None = None
         self.lock: RunLock | None = None
         self.run_id = 0
         self.rng = random.Random()
@@ -106,7 +102,7 @@ class BlogsSpider(FeedPolling, ArticleFetching):
     # -- run lifecycle ---------------------------------------------------------------------
 
     async def start(self) -> AsyncIterator[Any]:
-        # The `crawl` command (crawler/commands/crawl.py) took this lock before anything opened
+        # The `crawl` command (commands/crawl.py) took this lock before anything opened
         # the store, so this succeeds at once; it refuses only a run started some other way.
         self.lock = RunLock(f"{self.db_path}.lock")
         if not self.lock.acquire():
@@ -120,9 +116,9 @@ class BlogsSpider(FeedPolling, ArticleFetching):
             raise CloseSpider("already_running")
         requests: list[Request] = []
         with store_guard(self.crawler, "starting the run"):
-            self.store = Store(self.db_path)
+            self.store = open_store(self.db_path)
             self.started_at = to_iso(self.now())
-            self.versions_before = self._count_rows("SELECT COUNT(*) FROM comment_versions")
+            self.versions_before = self.store.comment_versions_count()
             self.run_id = self.store.start_run(now=self.now(), feeds_file=str(self.feeds_path), watch=self.watch)
             if not self._load_feeds(first=True):
                 raise CloseSpider("no_feeds")
@@ -259,27 +255,15 @@ class BlogsSpider(FeedPolling, ArticleFetching):
         if request.meta.get("feed"):
             self.inflight_feeds.discard(request.meta["feed"])
 
-    def _count_rows(self, sql: str, params: list[Any] | None = None) -> int:
-        """One count from the store; 0 when the table does not exist (yet)."""
-        assert self.store is not None
-        try:
-            row = self.store.db.execute(sql, params or []).fetchone()
-        except sqlite3.OperationalError as exc:
-            if "no such table" in str(exc):
-                return 0
-            raise
-        return int(row[0] or 0) if row else 0
-
     def _store_counts(self) -> dict[str, int]:
         """The summary's counts that live in the store: comments first seen, marked gone or edited
         in this run (by the crawler's clock; the fetch times), feeds muted in all."""
-        since = [self.started_at]
+        assert self.store is not None
+        new, gone = self.store.comments_since(self.started_at)
         return {
-            "blogs/comments_new": self._count_rows("SELECT COUNT(*) FROM comments WHERE first_seen >= ?", since),
-            "blogs/comments_gone": self._count_rows("SELECT COUNT(*) FROM comments WHERE gone_at >= ?", since),
-            "blogs/comments_edited": max(
-                0, self._count_rows("SELECT COUNT(*) FROM comment_versions") - self.versions_before
-            ),
+            "blogs/comments_new": new,
+            "blogs/comments_gone": gone,
+            "blogs/comments_edited": max(0, self.store.comment_versions_count() - self.versions_before),
             "blogs/feeds_muted_total": self.store.count_muted(list(self.sources)) if self.store else 0,
         }
 

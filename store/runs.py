@@ -1,6 +1,6 @@
 """The `runs` table: one row per crawl run, and runs whose crawl died closed as `crashed`.
 
-Mixed into `pipelines.store.Store`; kept apart only to keep modules small.
+Mixed into `store.sqlite.Store`; kept apart only to keep modules small.
 Store("blogs.db").start_run(now=time.time(), feeds_file="feeds.txt", watch=False)
 """
 
@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 from pathlib import Path
 from typing import Any
 
-from crawler.schedule import to_iso
-from pipelines.crawlstate import StoreBase
-from pipelines.storefile import other_lock_holder
+from store.clock import to_iso
+from store.crawlstate import StoreBase
+from store.storefile import other_lock_holder
 
 
 class RunBook(StoreBase):
@@ -50,3 +51,22 @@ class RunBook(StoreBase):
                 "UPDATE runs SET finished_at = ?, reason = ?, summary = ?, stats = ? WHERE id = ?",
                 [to_iso(now), reason, summary, json.dumps(stats, default=str, sort_keys=True), run_id],
             )
+
+    def comment_versions_count(self) -> int:
+        """Earlier comment texts kept so far (the run's edits are the difference from its start)."""
+        return self._count("SELECT COUNT(*) FROM comment_versions")
+
+    def comments_since(self, since: str) -> tuple[int, int]:
+        """Comments first seen, and comments marked gone, at or after the ISO time `since`."""
+        new = self._count("SELECT COUNT(*) FROM comments WHERE first_seen >= ?", [since])
+        return new, self._count("SELECT COUNT(*) FROM comments WHERE gone_at >= ?", [since])
+
+    def _count(self, sql: str, params: list[Any] | None = None) -> int:
+        """One count; 0 when the table does not exist (yet)."""
+        try:
+            row = self.db.execute(sql, params or []).fetchone()
+        except sqlite3.OperationalError as exc:
+            if "no such table" in str(exc):
+                return 0
+            raise
+        return int(row[0] or 0) if row else 0

@@ -1,7 +1,7 @@
 """`scrapy search QUERY [--in posts|comments] [--limit N] [--format ...]`: full-text search.
 
 Words and "quoted phrases" (case-insensitive substrings, English and Japanese alike), AND
-(implicit), OR, NOT, ( ), and a trailing * (pipelines.searchquery); FTS5 trigram ranked
+(implicit), OR, NOT, ( ), and a trailing * (store.searchquery); FTS5 trigram ranked
 best first, a substring scan for items under 3 characters. A query that cannot be read, or
 an empty one, is a one-line error (exit 2).
 """
@@ -12,8 +12,8 @@ import argparse
 
 from scrapy.commands import ScrapyCommand
 
-from crawler.commands import StoreCommand, positive_int, write_rows
-from pipelines import query
+from commands import StoreCommand, positive_int, write_rows
+from store import query
 
 
 class Command(StoreCommand, ScrapyCommand):

@@ -1,6 +1,6 @@
 """Per-site batches of first fetches, site profiles and pending extractions, as the store keeps them.
 
-Mixed into `pipelines.store.Store`:
+Mixed into `store.sqlite.Store`:
 Store("blogs.db").add_to_batch(site="gen1", snapshot=7, article="http://h/a/", size=10, now=time.time())
 
 A batch fills with the first-fetch snapshots of distinct articles of one site (an article is
@@ -20,8 +20,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from crawler.schedule import from_iso, to_iso
-from pipelines.crawlstate import StoreBase
+from store.clock import from_iso, to_iso
+from store.crawlstate import StoreBase
 
 # An identifier learned on other sites marks comments here when this many sites' newest profiles
 # held comments under it (and none held their post or metadata there): one site's odd container is

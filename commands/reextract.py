@@ -12,10 +12,10 @@ import time
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from crawler.commands import StoreCommand
+from commands import StoreCommand
 from crawler.lock import RunLock
 from pipelines.reextract import ReextractReport, reextract
-from pipelines.store import default_db_path
+from store import StoreError, default_db_path
 
 
 class Command(StoreCommand, ScrapyCommand):
@@ -30,7 +30,10 @@ class Command(StoreCommand, ScrapyCommand):
         parser.add_argument("--site", help="only this site")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
-        path = default_db_path(self.settings.get("BLOGS_DB"))
+        try:
+            path = default_db_path(self.settings.get("BLOGS_DB"))
+        except StoreError as exc:
+            raise SystemExit(f"scrapy reextract: error: {exc}") from None
         lock = RunLock(f"{path}.lock")
         try:
             taken = lock.acquire()

@@ -8,7 +8,7 @@ and painted by extractor.report: post blocks dashed, comment blocks solid, boile
 The comments shown and counted are the ones the store keeps for that snapshot: every block
 holding a stored comment's text is painted as a comment. Pages are listed by their feed title.
 The index shows the profile version and the comment-feed check worded exactly as `scrapy sites`
-(pipelines.query.sites).
+(store.query.sites).
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from typing import Any
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from crawler.commands import StoreCommand, positive_int
+from commands import StoreCommand, positive_int
 from extractor import Page, SiteProfile, extract_site
 from extractor.report import ReportPage, ReportSite, write_report
-from pipelines import query
-from pipelines.store import Store, gunzip_body
+from store import StoreBackend, query
+from store.sqlite import gunzip_body
 
 NOT_EXTRACTED = "not extracted in the store yet: comments as extracted now"
 UNREADABLE = "stored comment records unreadable: comments as extracted now"
@@ -61,27 +61,14 @@ class Command(StoreCommand, ScrapyCommand):
             print(f"report: {index} ({sum(len(s.pages) for s in sites)} pages, {len(sites)} sites)")
 
 
-def site_report(store: Store, site: str, limit: int, summary: dict[str, Any] | None = None) -> ReportSite:
+def site_report(store: StoreBackend, site: str, limit: int, summary: dict[str, Any] | None = None) -> ReportSite:
     """One site's newest pages, extracted with its latest profile (else as a set), with their stored comments.
 
-    ``summary`` is the site's `pipelines.query.sites` row (profile, comment-feed check).
+    ``summary`` is the site's `store.query.sites` row (profile, comment-feed check).
     """
-    rows = list(
-        store.db.query(
-            "SELECT s.id, s.url, s.headers, s.body, a.title, x.comments AS stored, x.error AS stored_error"
-            " FROM snapshots s JOIN ("
-            "  SELECT article, MAX(fetched_at) AS newest FROM snapshots WHERE site = ? GROUP BY article"
-            ") n ON n.article = s.article AND n.newest = s.fetched_at"
-            " LEFT JOIN articles a ON a.url = s.article LEFT JOIN extractions x ON x.snapshot = s.id"
-            " ORDER BY s.fetched_at DESC LIMIT ?",
-            [site, limit],
-        )
-    )
+    rows = query.newest_pages(store.db, site, limit)
     pages = [Page(row["url"], gunzip_body(row["body"]), _headers(row["headers"])) for row in rows]
-    prof = next(
-        store.db.query("SELECT version, profile FROM profiles WHERE site = ? ORDER BY version DESC LIMIT 1", [site]),
-        None,
-    )
+    prof = store.latest_profile(site)
     if prof is not None:
         profile = SiteProfile.from_json(prof["profile"])
         extractions = [profile.extract(page) for page in pages]

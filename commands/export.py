@@ -13,8 +13,8 @@ from pathlib import Path
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from crawler.commands import StoreCommand
-from pipelines import query
+from commands import StoreCommand
+from store import query
 
 
 def output_path(arg: str) -> Path | None:

@@ -10,8 +10,8 @@ import argparse
 
 from scrapy.commands import ScrapyCommand
 
-from crawler.commands import StoreCommand, positive_int, write_rows
-from pipelines import query
+from commands import StoreCommand, positive_int, write_rows
+from store import query
 
 
 class Command(StoreCommand, ScrapyCommand):

@@ -1,53 +1,25 @@
-"""The SQLite store: the one place that creates the schema, plus the small API the crawler uses.
+"""The store's schema: tables, columns, indexes and full-text indexes, as data (store.sqlite applies it).
 
-Store("blogs.db").due_feeds(["https://example.org/feed/"], now=time.time())
+sorted(TABLES)  # ['articles', 'batch_members', 'batches', 'comment_feed_fetches', ...]
 
-Tables (see docs/schema.md): `sites` (one blog each), `feeds` (one per feeds-file line, with the
-poll schedule, validators, backoff and mute reason), `articles` (one per feed entry, with the
-fetch / re-fetch schedule), `snapshots` (every fetched article page, gzip body), `runs` (one per
-crawl run, with its stats: pipelines.runs); then what extraction makes of the snapshots: `batches` and
-`batch_members` (per-site sets of first fetches), `profiles` (versioned site profiles),
-`extractions` (one per extracted snapshot), `posts` and `comments` (derived from the
-extractions), `feed_comments` (comment-feed entries, the check). `posts_fts` and `comments_fts`
-are FTS5 indexes (trigram tokenizer: English and Japanese alike). Times are ISO 8601 UTC text
-(`crawler.schedule.to_iso`).
-
-sqlite-utils over a connection with foreign keys on, WAL journal (readers never block the
-crawler) and a busy timeout; every write is idempotent on a natural key.
+Columns are added to existing tables when missing, so older databases keep working after an
+upgrade. See docs/schema.md for what each table holds.
 """
 
 from __future__ import annotations
 
-import gzip
-import hashlib
-import json
-import os
-import sqlite3
-from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
-
-import sqlite_utils
-
-from crawler.schedule import from_iso, next_refetch, refetch_base, to_iso
-from pipelines.batches import BatchState
-from pipelines.crawlstate import CrawlState
-from pipelines.runs import RunBook
-from pipelines.storefile import APPLICATION_ID, StoreError, converted, open_connection
-
-DEFAULT_DB = "blogs.db"
-BUSY_TIMEOUT_S = 60.0
 
 # name -> (columns, pk, foreign keys, defaults). Columns are added to existing tables when
 # missing, so older databases keep working after an upgrade.
-_TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, str, str]], dict[str, Any]]] = {
+TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, str, str]], dict[str, Any]]] = {
     "sites": (
         {
             "name": str,
             "home_url": str,
             "title": str,
             "added_at": str,
-            # comment-feed check (pipelines.feedcheck), over the site's recently checked articles
+            # comment-feed check (store.commentfeeds), over the site's recently checked articles
             "comment_feed_articles": int,
             "comment_feed_exact": float,
             "comment_feed_f1": float,
@@ -112,7 +84,7 @@ _TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, 
             "comment_feed_sig": str,  # comment feed signature when the page was last fetched
             "comment_feed_etag": str,
             "comment_feed_last_modified": str,
-            "comment_feed_entries": int,  # entries of the comment feed when last read (pipelines.feedcheck)
+            "comment_feed_entries": int,  # entries of the comment feed when last read (store.commentfeeds)
             "comment_feed_fetched_at": str,
         },
         "url",
@@ -154,7 +126,7 @@ _TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, 
         [],
         {},
     ),
-    # -- extraction (pipelines.batches, pipelines.jobs) ------------------------------------
+    # -- extraction (store.batches, pipelines.jobs) ------------------------------------
     "batches": (
         {
             "id": int,
@@ -307,7 +279,7 @@ _TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, 
         {},
     ),
 }
-_INDEXES: list[tuple[str, list[str], bool]] = [
+INDEXES: list[tuple[str, list[str], bool]] = [
     ("articles", ["site", "entry_id"], True),
     ("articles", ["state", "next_fetch_at"], False),
     ("articles", ["feed"], False),
@@ -330,12 +302,12 @@ _INDEXES: list[tuple[str, list[str], bool]] = [
 ]
 # Full-text search: table -> indexed columns. Trigram tokenizer: substring search that works
 # for Japanese as for English (needs SQLite >= 3.34; query terms of 3+ characters).
-_FTS: dict[str, list[str]] = {"posts": ["title", "text"], "comments": ["text", "author"]}
+FTS: dict[str, list[str]] = {"posts": ["title", "text"], "comments": ["text", "author"]}
 # Every table a store may hold (FTS5 keeps its index in four shadow tables per FTS table).
-_KNOWN = {*_TABLES, *(f"{t}_fts{s}" for t in _FTS for s in ("", "_data", "_idx", "_docsize", "_config"))}
+KNOWN = {*TABLES, *(f"{t}_fts{s}" for t in FTS for s in ("", "_data", "_idx", "_docsize", "_config"))}
 
 
-def _fts_sql(table: str, columns: list[str]) -> list[str]:
+def fts_sql(table: str, columns: list[str]) -> list[str]:
     """An external-content FTS5 table kept in sync by triggers, as `sqlite-utils enable-fts` makes it
     (so Datasette and sqlite-utils recognise it); written out because their helper commits."""
     cols = ", ".join(f"[{c}]" for c in columns)
@@ -351,189 +323,3 @@ def _fts_sql(table: str, columns: list[str]) -> list[str]:
         f"CREATE TRIGGER IF NOT EXISTS [{table}_ad] AFTER DELETE ON [{table}] BEGIN {delete} END",
         f"CREATE TRIGGER IF NOT EXISTS [{table}_au] AFTER UPDATE ON [{table}] BEGIN {delete} {insert} END",
     ]
-
-
-def default_db_path(settings_value: str | None = None) -> Path:
-    """BLOGS_DB if given, else blogs.db next to scrapy.cfg (searched upwards from the cwd) or in the cwd."""
-    if settings_value:
-        return Path(settings_value).expanduser()
-    here = Path.cwd()
-    for directory in (here, *here.parents):
-        if (directory / "scrapy.cfg").is_file():
-            return directory / DEFAULT_DB
-    return here / DEFAULT_DB
-
-
-def gzip_body(body: bytes) -> bytes:
-    """Deterministic gzip (mtime 0): the same page always gives the same blob."""
-    return gzip.compress(body, compresslevel=6, mtime=0)
-
-
-def gunzip_body(blob: bytes) -> bytes:
-    """The raw page bytes of a snapshot's `body`: gunzip_body(gzip_body(b"x")) == b"x"."""
-    return gzip.decompress(blob)
-
-
-class Store(BatchState, CrawlState, RunBook):
-    """A connection to the blogs database; creates or upgrades the schema when opened.
-
-    Store(path) is the crawl's: read-write, and a missing or empty file becomes a new store.
-    Store(path, read_only=True) reads an existing store through a `mode=ro` connection (the query
-    commands); create=False refuses to make a new store. A path that is not a store (not SQLite,
-    another program's database, damaged, an unwritable folder) raises StoreError
-    (pipelines.storefile) before anything is written to it.
-    """
-
-    def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False, create: bool = True) -> None:
-        self.path = Path(path)
-        self.read_only = read_only
-        if self._open_db(create) or not read_only:
-            return
-        # An older store read for the first time since an upgrade: upgraded as a crawl would.
-        self.close()
-        try:
-            Store(self.path, create=False).close()
-        except StoreError as exc:
-            raise StoreError(f"{self.path} is a store of an older blog-harvester; upgrading it failed: {exc}") from exc
-        self._open_db(create)
-
-    def _open_db(self, create: bool) -> bool:
-        """Connect and set up; True when the schema is current (read-only) or was made so (read-write)."""
-        conn = open_connection(self.path, read_only=self.read_only, create=create, known=_KNOWN, timeout=BUSY_TIMEOUT_S)
-        self.db = sqlite_utils.Database(conn)
-        try:
-            with converted(self.path):
-                self.db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-                self.db.execute("PRAGMA foreign_keys = ON")
-                if self.read_only:
-                    return self.schema_is_current(marker=False)
-                if str(self.path) != ":memory:":
-                    self.db.enable_wal()
-                # WAL + NORMAL survives a killed process; only an OS crash may lose the last commits.
-                self.db.execute("PRAGMA synchronous = NORMAL")
-                self.ensure_schema()
-                return True
-        except BaseException:
-            conn.close()
-            raise
-
-    def close(self) -> None:
-        self.db.close()
-
-    def __enter__(self) -> Store:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def schema_is_current(self, *, marker: bool = True) -> bool:
-        """True when every table, column, index and FTS table exists and, with `marker`, the store's
-        application_id is set (then opening writes nothing)."""
-        if marker and self.db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
-            return False
-        names = set(self.db.table_names())
-        if not set(_TABLES) <= names or not {f"{t}_fts" for t in _FTS} <= names:
-            return False
-        for name, (columns, *_rest) in _TABLES.items():
-            if not set(columns) <= set(self.db.table(name).columns_dict):
-                return False
-        present = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
-        return all(f"idx_{t}_{'_'.join(cols)}" in present for t, cols, _u in _INDEXES)
-
-    def ensure_schema(self) -> None:
-        """Create missing tables, columns, indexes and FTS tables (idempotent; no write when current)."""
-        if self.schema_is_current():
-            return
-        if sqlite3.sqlite_version_info < (3, 34, 0):
-            raise StoreError(f"SQLite {sqlite3.sqlite_version} is too old for the store (trigram FTS needs 3.34+)")
-        with self.transaction() as db:
-            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")  # marks the file as a store
-            for name, (columns, pk, fks, defaults) in _TABLES.items():
-                table = db.table(name)
-                if not table.exists():
-                    table.create(columns, pk=pk, foreign_keys=fks, defaults=defaults, if_not_exists=True)
-                    continue
-                present = table.columns_dict
-                for column, kind in columns.items():
-                    if column not in present:
-                        table.add_column(column, kind)
-            for name, cols, unique in _INDEXES:
-                db.table(name).create_index(cols, unique=unique, if_not_exists=True)
-            for name, cols in _FTS.items():
-                if not db.table(f"{name}_fts").exists():
-                    for sql in _fts_sql(name, cols):
-                        db.execute(sql)
-
-    def save_page(
-        self,
-        *,
-        article: str,
-        site: str,
-        kind: str,
-        url: str,
-        request_url: str,
-        status: int,
-        headers: dict[str, list[str]],
-        body: bytes,
-        fetched_at: float,
-        offsets: Sequence[float],
-        slash_comments: int | None = None,
-        comment_feed_sig: str | None = None,
-        comment_feed_etag: str | None = None,
-        comment_feed_last_modified: str | None = None,
-    ) -> int:
-        """Commit a fetched page and advance its article's schedule atomically; returns the snapshot id.
-
-        Idempotent: the same (article, fetched_at) is stored once.
-        """
-        stamp = to_iso(fetched_at)
-        with self.transaction() as db:
-            db.execute(
-                "INSERT INTO snapshots (article, site, kind, url, request_url, status, headers, body,"
-                " body_size,"
-                " body_sha256, fetched_at) VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
-                [
-                    article,
-                    site,
-                    kind,
-                    url,
-                    request_url,
-                    status,
-                    json.dumps(headers, ensure_ascii=False),
-                    gzip_body(body),
-                    len(body),
-                    hashlib.sha256(body).hexdigest(),
-                    stamp,
-                ],
-            )
-            snap = db.execute(
-                "SELECT id FROM snapshots WHERE article = ? AND fetched_at = ?", [article, stamp]
-            ).fetchone()
-            row = db.execute("SELECT published, first_fetched_at FROM articles WHERE url = ?", [article]).fetchone()
-            published = from_iso(row[0]) if row else None
-            first = (from_iso(row[1]) if row and row[1] else None) or fetched_at
-            due = next_refetch(refetch_base(published, first), offsets, fetched_at)
-            db.execute(
-                "UPDATE articles SET first_fetched_at = COALESCE(first_fetched_at, :now),"
-                " last_fetched_at = :now,"
-                " fetches = fetches + 1, state = :state, next_fetch_at = :next, failures = 0,"
-                " last_status = :status, last_error = NULL,"
-                " slash_at_fetch = COALESCE(:slash, slash_comments),"
-                " comment_feed_sig = COALESCE(:sig, comment_feed_sig),"
-                " comment_feed_etag = CASE WHEN :sig IS NULL THEN comment_feed_etag ELSE :etag END,"
-                " comment_feed_last_modified ="
-                " CASE WHEN :sig IS NULL THEN comment_feed_last_modified ELSE :lm END"
-                " WHERE url = :url",
-                {
-                    "url": article,
-                    "now": stamp,
-                    "state": "active" if due else "done",
-                    "next": to_iso(due) if due else None,
-                    "status": status,
-                    "slash": slash_comments,
-                    "sig": comment_feed_sig,
-                    "etag": comment_feed_etag,
-                    "lm": comment_feed_last_modified,
-                },
-            )
-        return int(snap[0])

@@ -2,7 +2,7 @@
 
 scrapy posts --site gen1 --since 2024-05-01 --format jsonl -s BLOGS_DB=blogs.db
 
-They read the store (pipelines.query) without the crawl lock, so they work while a crawl runs,
+They read the store (store.query) without the crawl lock, so they work while a crawl runs,
 and honour `-s BLOGS_DB=PATH` like the crawl. This package holds only the shared helpers (not
 a command themselves: Scrapy registers ScrapyCommand subclasses, and these are mixins).
 """
@@ -24,8 +24,8 @@ from typing import Any, TextIO
 
 from scrapy.exceptions import UsageError
 
-from pipelines.query import QueryError, open_store
-from pipelines.store import Store, StoreError, default_db_path
+from store import StoreBackend, StoreError, default_db_path
+from store.query import QueryError, open_store
 
 FORMATS = ("table", "jsonl", "csv")
 # Table columns shown whole, never cut: they are pasted back into --article / --site.
@@ -43,12 +43,11 @@ class StoreCommand:
     settings: Any
     exitcode: int
 
-    def open(self, *, write: bool = False) -> Store:
+    def open(self, *, write: bool = False) -> StoreBackend:
         """The store at BLOGS_DB, read-only unless `write`. A missing store is a usage error (exit 2);
-        a file that is not a usable store ends the command with one line on stderr (exit 1)."""
-        path = default_db_path(self.settings.get("BLOGS_DB"))
+        a file that is not a usable store (or a database URL) ends the command with one line on stderr (exit 1)."""
         try:
-            return open_store(path, write=write)
+            return open_store(default_db_path(self.settings.get("BLOGS_DB")), write=write)
         except FileNotFoundError as exc:
             raise UsageError(str(exc), print_help=False) from exc
         except StoreError as exc:

@@ -11,8 +11,8 @@ import argparse
 
 from scrapy.commands import ScrapyCommand
 
-from crawler.commands import StoreCommand, positive_int, write_rows
-from pipelines import query
+from commands import StoreCommand, positive_int, write_rows
+from store import query
 
 
 class Command(StoreCommand, ScrapyCommand):
@@ -35,7 +35,7 @@ class Command(StoreCommand, ScrapyCommand):
             site = query.check_site(store.db, opts.site) if opts.site is not None else None
             article = query.find_article(store.db, opts.article) if opts.article is not None else None
             if article and site:
-                owner = store.db.execute("SELECT site FROM articles WHERE url = ?", [article]).fetchone()[0]
+                owner = query.article_site(store.db, article)
                 if owner != site:
                     raise query.QueryError(f"article {article} is on site {owner!r}, not {site!r}")
             since = query.parse_since(opts.since) if opts.since is not None else None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import re
 import sqlite3
 import time
@@ -20,11 +21,13 @@ from typing import Any, TextIO
 
 import sqlite_utils
 
-from crawler.schedule import from_iso, to_iso
-from crawler.urls import normalize_url
-from pipelines.feedcheck import site_agreement
-from pipelines.searchquery import SearchSyntaxError, parse_search, register_fold, scan_snippet
-from pipelines.store import Store
+import store as stores
+from store.base import StoreBackend
+from store.clock import from_iso, to_iso
+from store.commentfeeds import site_agreement
+from store.searchquery import SearchSyntaxError, parse_search, register_fold, scan_snippet
+from store.storefile import refuse_url
+from store.urls import normalize_url
 
 POST_FIELDS = ["url", "site", "title", "text", "published", "fetched_at"]
 COMMENT_FIELDS = ["url", "site", "text", "author", "date", "position", "first_seen", "gone_at"]
@@ -50,15 +53,17 @@ class QueryError(ValueError):
     the commands print the one-line message and exit 2 instead of printing an empty answer."""
 
 
-def open_store(path: str | Path, *, write: bool = False) -> Store:
+def open_store(path: str | Path, *, write: bool = False) -> StoreBackend:
     """The existing store at `path`, read-only (`mode=ro`) unless `write`; never a new store.
 
-    FileNotFoundError when there is no file; StoreError (pipelines.storefile) when the file is
-    not a store (empty, not SQLite, another program's database, damaged), with nothing written.
+    FileNotFoundError when there is no file; StoreError (store.storefile) when the file is
+    not a store (empty, not SQLite, another program's database, damaged) or `path` is a
+    database URL, with nothing written.
     """
+    refuse_url(os.fspath(path))
     if not Path(path).exists():
         raise FileNotFoundError(f"no store at {path}: run `scrapy crawl blogs` first, or give -s BLOGS_DB=PATH")
-    return Store(path, read_only=not write, create=False)
+    return stores.open_store(path, read_only=not write, create=False)
 
 
 def _age(iso: str | None, now: float) -> str | None:
@@ -151,7 +156,7 @@ def _slash_twin(url: str) -> str | None:
 
 
 def find_article(db: sqlite_utils.Database, url: str) -> str:
-    """The stored article URL that `url` names, normalized as the crawler keys articles (crawler.urls):
+    """The stored article URL that `url` names, normalized as the crawler keys articles (store.urls):
     case of %-escapes, decoded non-ASCII, default port, tracking parameters and a trailing slash
     do not matter. QueryError when no article matches."""
     key = normalize_url(url)
@@ -163,6 +168,29 @@ def find_article(db: sqlite_utils.Database, url: str) -> str:
         if db.execute("SELECT 1 FROM articles WHERE url = ?", [candidate]).fetchone():
             return candidate
     raise QueryError(f"no article {url!r} in the store (URLs as scrapy posts lists them)")
+
+
+def article_site(db: sqlite_utils.Database, article: str) -> str:
+    """The site of a known article (an `articles.url`, e.g. from find_article)."""
+    return str(db.execute("SELECT site FROM articles WHERE url = ?", [article]).fetchone()[0])
+
+
+def newest_pages(db: sqlite_utils.Database, site: str, limit: int) -> list[dict[str, Any]]:
+    """The newest snapshot of each of the site's articles, newest first, with the stored extraction.
+
+    Columns: id, url, headers, body (gzip), title, stored (extractions.comments), stored_error.
+    """
+    return list(
+        db.query(
+            "SELECT s.id, s.url, s.headers, s.body, a.title, x.comments AS stored, x.error AS stored_error"
+            " FROM snapshots s JOIN ("
+            "  SELECT article, MAX(fetched_at) AS newest FROM snapshots WHERE site = ? GROUP BY article"
+            ") n ON n.article = s.article AND n.newest = s.fetched_at"
+            " LEFT JOIN articles a ON a.url = s.article LEFT JOIN extractions x ON x.snapshot = s.id"
+            " ORDER BY s.fetched_at DESC LIMIT ?",
+            [site, limit],
+        )
+    )
 
 
 def parse_since(text: str, now: float | None = None) -> str:
@@ -243,7 +271,7 @@ def comments(
 def search(
     db: sqlite_utils.Database, query: str, where: str = "posts", limit: int = 20, scan: bool | None = None
 ) -> list[dict[str, Any]]:
-    """Posts (or comments) matching `query` (pipelines.searchquery: words, "phrases", AND/OR/NOT, *).
+    """Posts (or comments) matching `query` (store.searchquery: words, "phrases", AND/OR/NOT, *).
 
     FTS5 (trigram) ranked best first when every item has 3+ characters and scan is not True;
     otherwise a substring scan with the same meaning, newest first. QueryError on bad syntax.

@@ -2,7 +2,7 @@
 
 check_file(Path("blogs.db"))   # "missing", "empty" or "sqlite"; StoreError for anything else
 
-`pipelines.store.Store` runs these checks when it opens a path: the file's 100-byte header says
+`store.sqlite.Store` runs these checks when it opens a path: the file's 100-byte header says
 whether it is SQLite at all and whether it was cut short; a read-only connection then reads its
 schema to tell a store (PRAGMA application_id, or the store's own tables for stores made before
 the marker) from another program's database. Nothing is written into a file that fails them.
@@ -41,6 +41,22 @@ _CONNECTED: set[tuple[int, int]] = set()
 class StoreError(Exception):
     """The store cannot be opened or used: missing, not SQLite, another program's database,
     damaged, or in a folder that cannot be written. str(error) is one line naming the file."""
+
+
+def refuse_url(location: str) -> None:
+    """StoreError unless `location` is a file path: a database URL names a backend not built yet.
+
+    refuse_url("blogs.db") is None; refuse_url("postgresql://u@h/db") raises StoreError.
+    """
+    scheme = location.split(":", 1)[0].lower() if ":" in location else ""
+    if scheme in ("postgresql", "postgres"):
+        # No user or password in the message: only what follows the last '@'.
+        where = location.rsplit("@", 1)[-1].split("://", 1)[-1]
+        raise StoreError(f"PostgreSQL backend not available yet: {scheme}://{where} (give BLOGS_DB a file path)")
+    if "://" in location:
+        raise StoreError(
+            f"BLOGS_DB {location.split('://', 1)[0]}://… is not a store this version can open: give a file path"
+        )
 
 
 def open_connection(

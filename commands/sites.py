@@ -7,8 +7,8 @@ import argparse
 
 from scrapy.commands import ScrapyCommand
 
-from crawler.commands import StoreCommand, write_rows
-from pipelines import query
+from commands import StoreCommand, write_rows
+from store import query
 
 
 class Command(StoreCommand, ScrapyCommand):

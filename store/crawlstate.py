@@ -1,6 +1,6 @@
 """Feed and article state in the store: polls, validators, backoff, mutes, fetch schedules.
 
-Mixed into `pipelines.store.Store`; kept apart only to keep modules small.
+Mixed into `store.sqlite.Store`; kept apart only to keep modules small.
 Store("blogs.db").due_articles(["https://example.org/feed/"], now=time.time())
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 
 import sqlite_utils
 
-from crawler.schedule import from_iso, next_refetch, refetch_base, to_iso
+from store.clock import from_iso, next_refetch, refetch_base, to_iso
 
 
 class StoreBase:

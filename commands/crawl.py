@@ -32,7 +32,7 @@ from crawler.outcome import (
     store_fault,
 )
 from crawler.spiders.blogs import BlogsSpider, feeds_file_path
-from pipelines.store import Store, default_db_path
+from store import StoreError, default_db_path, open_store
 
 if TYPE_CHECKING:
     import argparse
@@ -65,7 +65,10 @@ def prepare_run(settings: Any, spider_args: dict[str, str]) -> RunLock:
         load_feeds_file(feeds)
     except FeedsFileError as exc:
         raise RunRefused(EXIT_USAGE, f"Cannot crawl: {exc}") from None
-    db = default_db_path(settings.get("BLOGS_DB"))
+    try:
+        db = default_db_path(settings.get("BLOGS_DB"))
+    except StoreError as exc:
+        raise RunRefused(EXIT_STORE, f"Cannot crawl: {exc}") from None
     lock = RunLock(f"{db}.lock")
     try:
         taken = lock.acquire()
@@ -76,7 +79,7 @@ def prepare_run(settings: Any, spider_args: dict[str, str]) -> RunLock:
             EXIT_LOCKED, f"Another crawl is using {db} ({lock.holder()}); this run exits without touching it"
         )
     try:
-        Store(db).close()
+        open_store(db).close()
     except STORE_OPEN_ERRORS as exc:
         lock.release()
         raise RunRefused(EXIT_STORE, f"Cannot crawl into {db}: cannot open the store ({_why(exc)})") from None
