@@ -69,6 +69,18 @@ class PersistPagePipeline:
         if self.stats is not None:
             self.stats.inc_value(key)
 
+    def _not_stored(self, exc: sqlite3.Error | OSError, what: str, item: Any, counter: str) -> DropItem:
+        """The DropItem for an item the store could not take. A store fault (full disk, read-only,
+        damaged) is logged once for the run and stops it; the article stays due and is fetched
+        again next run. Another SQLite error is logged per item; any other OSError propagates."""
+        self._inc(counter)
+        if self.crawler is not None and report_store_fault(self.crawler, exc, f"storing {item.url}"):
+            return DropItem(f"{what} not stored: {exc}", log_level="DEBUG")
+        if not isinstance(exc, sqlite3.Error):
+            raise exc
+        logger.error("Could not store %s %s (%s): %s", what, item.url, item.article_url, exc)
+        return DropItem(f"{what} not stored: {exc}")
+
     def process_item(self, item: Any) -> Any:
         if isinstance(item, CommentFeedItem):
             return self._comment_feed(item)
@@ -94,14 +106,7 @@ class PersistPagePipeline:
                 comment_feed_last_modified=item.comment_feed_last_modified,
             )
         except (sqlite3.Error, OSError) as exc:
-            self._inc("blogs/pages_store_failed")
-            if self.crawler is not None and report_store_fault(self.crawler, exc, f"storing {item.url}"):
-                # Logged once for the run; the article stays due and is fetched again next run.
-                raise DropItem(f"page not stored: {exc}", log_level="DEBUG") from exc
-            if not isinstance(exc, sqlite3.Error):
-                raise
-            logger.error("Could not store page %s (%s): %s", item.url, item.article_url, exc)
-            raise DropItem(f"page not stored: {exc}") from exc
+            raise self._not_stored(exc, "page", item, "blogs/pages_store_failed") from exc
         self._inc("blogs/pages_stored")
         self._inc(f"blogs/pages_stored/{item.kind}")
         return item
@@ -114,12 +119,6 @@ class PersistPagePipeline:
             with self.store.transaction() as db:
                 item.fetch_id = save_comment_feed(db, item)
         except (sqlite3.Error, OSError) as exc:
-            self._inc("blogs/comment_feeds_store_failed")
-            if self.crawler is not None and report_store_fault(self.crawler, exc, f"storing {item.url}"):
-                raise DropItem(f"comment feed not stored: {exc}", log_level="DEBUG") from exc
-            if not isinstance(exc, sqlite3.Error):
-                raise
-            logger.error("Could not store comment feed %s (%s): %s", item.url, item.article_url, exc)
-            raise DropItem(f"comment feed not stored: {exc}") from exc
+            raise self._not_stored(exc, "comment feed", item, "blogs/comment_feeds_store_failed") from exc
         self._inc("blogs/comment_feeds_stored")
         return item
