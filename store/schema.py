@@ -110,6 +110,16 @@ TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, s
         [("article", "articles", "url"), ("site", "sites", "name")],
         {},
     ),
+    "schema_migrations": (
+        {
+            "version": int,  # store.migrations.MIGRATIONS, applied in order, each once
+            "name": str,
+            "applied_at": str,
+        },
+        "version",
+        [],
+        {},
+    ),
     "runs": (
         {
             "id": int,

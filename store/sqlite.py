@@ -23,6 +23,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -32,6 +33,7 @@ from store.batches import BatchState
 from store.clock import from_iso, next_refetch, refetch_base, to_iso
 from store.crawlstate import CrawlState
 from store.extractions import ExtractionState
+from store.migrations import SCHEMA_VERSION, applied_version, migrate
 from store.runs import RunBook
 from store.schema import FTS, INDEXES, KNOWN, TABLES, fts_sql
 from store.storefile import APPLICATION_ID, StoreError, converted, open_connection, refuse_url
@@ -129,12 +131,20 @@ class Store(BatchState, ExtractionState, CrawlState, RunBook):
             if not set(columns) <= set(self.db.table(name).columns_dict):
                 return False
         present = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
-        return all(f"idx_{t}_{'_'.join(cols)}" in present for t, cols, _u in INDEXES)
+        if not all(f"idx_{t}_{'_'.join(cols)}" in present for t, cols, _u in INDEXES):
+            return False
+        return applied_version(self.db) == SCHEMA_VERSION
 
     def ensure_schema(self) -> None:
-        """Create missing tables, columns, indexes and FTS tables (idempotent; no write when current)."""
+        """Create missing tables, columns, indexes and FTS tables, then apply pending migrations
+        (store.migrations), in one transaction (idempotent; no write when current)."""
         if self.schema_is_current():
             return
+        if applied_version(self.db) > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path} was written by a newer blog-harvester (schema version {applied_version(self.db)},"
+                f" this one knows {SCHEMA_VERSION}): upgrade the harvester"
+            )
         if sqlite3.sqlite_version_info < (3, 34, 0):
             raise StoreError(f"SQLite {sqlite3.sqlite_version} is too old for the store (trigram FTS needs 3.34+)")
         with self.transaction() as db:
@@ -154,6 +164,7 @@ class Store(BatchState, ExtractionState, CrawlState, RunBook):
                 if not db.table(f"{name}_fts").exists():
                     for sql in fts_sql(name, cols):
                         db.execute(sql)
+            migrate(db, now=time.time())
 
     def save_page(
         self,

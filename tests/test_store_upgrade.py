@@ -18,8 +18,11 @@ import sys
 from pathlib import Path
 
 import pytest
+import sqlite_utils
 from crawl_helpers import PROJECT, _env
 
+from store import Store, StoreError
+from store.migrations import MIGRATIONS, SCHEMA_VERSION, Migration, applied_version, migrate
 from store.storefile import APPLICATION_ID
 
 OLD_STORE = Path(__file__).parent / "data" / "store-d407918.db.gz"
@@ -100,3 +103,49 @@ def test_an_old_release_store_upgrades_without_losing_a_row(old_store: Path) -> 
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"comment_versions", "comment_feed_fetches"} <= tables
     conn.close()
+
+
+def test_a_new_store_records_the_schema_version_and_an_old_one_gets_it_on_upgrade(
+    old_store: Path, tmp_path: Path
+) -> None:
+    with Store(tmp_path / "new.db") as store:
+        assert applied_version(store.db) == SCHEMA_VERSION
+        assert store.schema_is_current()
+    with Store(old_store) as store:  # opening for writing upgrades it
+        assert applied_version(store.db) == SCHEMA_VERSION
+    assert counts(old_store) == OLD_COUNTS  # the upgrade itself adds and removes no row
+
+
+def test_pending_migrations_run_once_in_order_inside_the_transaction(tmp_path: Path) -> None:
+    ran: list[int] = []
+
+    def note(version: int) -> Migration:
+        return Migration(version, f"test {version}", lambda db: ran.append(version))
+
+    def broken(db: sqlite_utils.Database) -> None:
+        db.execute("UPDATE sites SET title = 'half done'")
+        raise RuntimeError("migration 4 failed")
+
+    with Store(tmp_path / "blogs.db") as store:
+        with store.transaction() as db:
+            db.execute("INSERT INTO sites (name, added_at) VALUES ('a', 'now')")
+        later = (*MIGRATIONS, note(2), note(3))
+        with store.transaction() as db:
+            assert migrate(db, now=0.0, migrations=later) == [2, 3]
+        with store.transaction() as db:
+            assert migrate(db, now=0.0, migrations=later) == []  # each runs once
+        assert ran == [2, 3]
+        with pytest.raises(RuntimeError), store.transaction() as db:
+            migrate(db, now=0.0, migrations=(*later, Migration(4, "broken", broken)))
+        assert applied_version(store.db) == 3  # rolled back with the transaction
+        assert store.db.execute("SELECT title FROM sites").fetchone() == (None,)
+        with pytest.raises(ValueError), store.transaction() as db:
+            migrate(db, now=0.0, migrations=(*later, note(3)))
+
+
+def test_a_store_from_a_newer_release_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "blogs.db"
+    with Store(db) as store, store.transaction() as conn:
+        conn.execute("INSERT INTO schema_migrations VALUES (?, 'from the future', 'now')", [SCHEMA_VERSION + 1])
+    with pytest.raises(StoreError, match="newer blog-harvester"):
+        Store(db)
