@@ -84,15 +84,22 @@ def test_full_disk_stops_the_crawl_keeps_what_is_stored_and_the_next_run_complet
     kept = rows(db, "SELECT id, article, body_sha256 FROM snapshots ORDER BY id")
     assert rows(db, "PRAGMA integrity_check") == [("ok",)]
 
-    # Still full: the next run stops at its first write, before fetching anything.
+    # Still full (what little the first run left free is taken too, so that where its last write
+    # stopped does not matter): the next run stops at its first write, before fetching anything.
+    disk = os.statvfs(small_disk)
+    (small_disk / "filler").write_bytes(bytes(disk.f_bavail * disk.f_frsize))
     farm.clear_log()
     still = run_crawl(feeds, db, settings=SETTINGS, clock=farm.clock, timeout=120)
     assert still.returncode == 4, still.stderr[-3000:]
     assert "Traceback" not in still.stderr and "Task exception" not in still.stderr
     complaints = log_lines(still.stderr, "WARNING", "ERROR", "CRITICAL")
     assert len(complaints) == 2 and complaints[1] == last_line(still), complaints
-    assert "while starting the run: database or disk is full" in complaints[0]
-    assert farm.requests == []
+    # Its first write fails: recording the run when SQLite needs a new block for it, else storing
+    # the first page (a WAL file left by the first run can hold the run's row without a new
+    # block). Either way no more than the first wave of article requests went out.
+    assert re.search(r"while (starting the run|storing http://\S+): database or disk is full", complaints[0])
+    articles = [r for r in farm.requests if r.path_only not in ("/robots.txt", "/feed/")]
+    assert len(articles) <= 2, [r.path_only for r in articles]  # CONCURRENT_REQUESTS_PER_DOMAIN
     assert rows(db, "SELECT id, article, body_sha256 FROM snapshots ORDER BY id") == kept
 
     # Disk space again: the next run fetches exactly what was not stored, once.
