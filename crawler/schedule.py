@@ -3,7 +3,8 @@
 parse_durations("1h,6h,1d")  # [3600.0, 21600.0, 86400.0]
 
 All times are POSIX timestamps (float seconds, UTC); the store keeps them as ISO 8601 text
-(`to_iso`/`from_iso`) so that the database reads well in datasette and sorts as text.
+(`store.clock`, which also holds the re-fetch arithmetic) so that the database reads well in
+datasette and sorts as text.
 """
 
 from __future__ import annotations
@@ -13,12 +14,6 @@ import re
 from collections.abc import Iterable
 from datetime import UTC
 from email.utils import parsedate_to_datetime
-
-# The store's clock (ISO text times, re-fetch arithmetic) lives below the crawler; re-exported here.
-from store.clock import from_iso as from_iso
-from store.clock import next_refetch as next_refetch
-from store.clock import refetch_base as refetch_base
-from store.clock import to_iso as to_iso
 
 WEEK = 7 * 86400.0
 MIN_POLL_INTERVAL = 300.0

@@ -20,9 +20,9 @@ from urllib.parse import quote
 import pytest
 from crawl_helpers import PROJECT, _env
 
-from crawler.schedule import to_iso
 from extractor.records import CommentRecord
 from store import query
+from store.clock import to_iso
 from store.comments import comment_dicts, refresh_article
 from store.searchquery import parse_search
 from store.sqlite import Store

@@ -12,9 +12,9 @@ import pytest
 from crawl_helpers import rows, run_crawl, write_feeds
 from test_store_schema import NOW, add_page
 
-from crawler.schedule import to_iso
 from extractor.records import CommentRecord
 from farm import BlogFarm
+from store.clock import to_iso
 from store.comments import Observation, comment_dicts, derive, merge, refresh_article
 from store.sqlite import Store
 

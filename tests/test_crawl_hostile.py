@@ -164,7 +164,7 @@ def _dated_feed(origin: str, count: int, newest: float, ttl_minutes: int) -> str
 
 
 def test_backoff_retry_after_ttl_mute_and_unmute(farm: BlogFarm, tmp_path: Path) -> None:
-    from crawler.schedule import from_iso
+    from store.clock import from_iso
 
     t0 = time.time()
     farm.clock.set(t0)

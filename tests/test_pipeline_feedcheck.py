@@ -7,10 +7,10 @@ from pathlib import Path
 
 from test_store_schema import NOW, add_page
 
-from crawler.schedule import to_iso
 from extractor.records import CommentRecord
 from extractor.scoring import tokenize
 from pipelines.feedcheck import parse_comment_feed
+from store.clock import to_iso
 from store.commentfeeds import check_sites, site_agreement, store_feed_comments
 from store.comments import comment_dicts, refresh_article
 from store.sqlite import Store

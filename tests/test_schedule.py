@@ -11,17 +11,14 @@ from crawler.schedule import (
     adaptive_interval,
     backoff_delay,
     first_fetch_retry,
-    from_iso,
     next_poll_delay,
-    next_refetch,
     parse_duration,
     parse_durations,
     parse_max_age,
     parse_retry_after,
     parse_ttl_minutes,
-    refetch_base,
-    to_iso,
 )
+from store.clock import from_iso, next_refetch, refetch_base, to_iso
 
 NOW = 1_800_000_000.0
 

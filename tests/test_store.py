@@ -11,8 +11,8 @@ import pytest
 from scrapy.exceptions import DropItem
 
 from crawler.items import PageItem
-from crawler.schedule import from_iso, to_iso
 from pipelines.persist import PersistPagePipeline
+from store.clock import from_iso, to_iso
 from store.sqlite import Store, gunzip_body
 
 NOW = 1_800_000_000.0

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from crawler.schedule import to_iso
 from store import query
+from store.clock import to_iso
 from store.comments import comment_dicts, refresh_article
 from store.schema import FTS as _FTS
 from store.schema import TABLES as _TABLES
