@@ -22,6 +22,7 @@ watch: $(STAMP)
 
 test: $(STAMP)
 	bash scripts/ensure_chromium.sh
+	bash scripts/ensure_postgres.sh
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)

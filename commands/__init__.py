@@ -15,7 +15,6 @@ import json
 import os
 import re
 import shutil
-import sqlite3
 import sys
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
@@ -24,8 +23,9 @@ from typing import Any, TextIO
 
 from scrapy.exceptions import UsageError
 
-from store import StoreBackend, StoreError, default_db_path
+from store import StoreBackend, StoreError, store_location
 from store.query import QueryError, open_store
+from store.sql import DATABASE_ERRORS
 
 FORMATS = ("table", "jsonl", "csv")
 # Table columns shown whole, never cut: they are pasted back into --article / --site.
@@ -47,7 +47,7 @@ class StoreCommand:
         """The store at BLOGS_DB, read-only unless `write`. A missing store is a usage error (exit 2);
         a file that is not a usable store (or a database URL) ends the command with one line on stderr (exit 1)."""
         try:
-            return open_store(default_db_path(self.settings.get("BLOGS_DB")), write=write)
+            return open_store(store_location(self.settings.get("BLOGS_DB")), write=write)
         except FileNotFoundError as exc:
             raise UsageError(str(exc), print_help=False) from exc
         except StoreError as exc:
@@ -70,7 +70,7 @@ class StoreCommand:
         except QueryError as exc:
             sys.stderr.write(f"scrapy {name}: error: {exc}\n")
             self.exitcode = 2
-        except sqlite3.DatabaseError as exc:
+        except DATABASE_ERRORS as exc:
             sys.stderr.write(f"scrapy {name}: error: the store cannot be read: {exc}\n")
             self.exitcode = 1
         except BrokenPipeError:

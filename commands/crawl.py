@@ -21,7 +21,7 @@ from twisted.internet.defer import Deferred
 from twisted.python.failure import Failure
 
 from crawler.feeds import FeedsFileError, load_feeds_file
-from crawler.lock import RunLock
+from crawler.lock import RunLock, run_lock
 from crawler.outcome import (
     EXIT_LOCKED,
     EXIT_STORE,
@@ -32,7 +32,9 @@ from crawler.outcome import (
     store_fault,
 )
 from crawler.spiders.blogs import BlogsSpider, feeds_file_path
-from store import StoreError, default_db_path, open_store
+from store import StoreError, open_store, store_location
+from store.pglock import PgRunLock
+from store.postgres import redact
 
 if TYPE_CHECKING:
     import argparse
@@ -54,7 +56,7 @@ def _why(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
 
 
-def prepare_run(settings: Any, spider_args: dict[str, str]) -> RunLock:
+def prepare_run(settings: Any, spider_args: dict[str, str]) -> RunLock | PgRunLock:
     """Check the feeds file, take the store's run lock, open (create, upgrade) the store.
 
     Returns the held lock; RunRefused when the run must not start. The feeds file is checked
@@ -66,23 +68,25 @@ def prepare_run(settings: Any, spider_args: dict[str, str]) -> RunLock:
     except FeedsFileError as exc:
         raise RunRefused(EXIT_USAGE, f"Cannot crawl: {exc}") from None
     try:
-        db = default_db_path(settings.get("BLOGS_DB"))
+        db = store_location(settings.get("BLOGS_DB"))
     except StoreError as exc:
         raise RunRefused(EXIT_STORE, f"Cannot crawl: {exc}") from None
-    lock = RunLock(f"{db}.lock")
+    lock = run_lock(db)
+    shown = redact(db)  # no password in messages
     try:
         taken = lock.acquire()
     except OSError as exc:
-        raise RunRefused(EXIT_STORE, f"Cannot crawl into {db}: cannot create its lock file ({_why(exc)})") from None
+        what = "cannot connect" if isinstance(lock, PgRunLock) else "cannot create its lock file"
+        raise RunRefused(EXIT_STORE, f"Cannot crawl into {shown}: {what} ({_why(exc)})") from None
     if not taken:
         raise RunRefused(
-            EXIT_LOCKED, f"Another crawl is using {db} ({lock.holder()}); this run exits without touching it"
+            EXIT_LOCKED, f"Another crawl is using {shown} ({lock.holder()}); this run exits without touching it"
         )
     try:
         open_store(db).close()
     except STORE_OPEN_ERRORS as exc:
         lock.release()
-        raise RunRefused(EXIT_STORE, f"Cannot crawl into {db}: cannot open the store ({_why(exc)})") from None
+        raise RunRefused(EXIT_STORE, f"Cannot crawl into {shown}: cannot open the store ({_why(exc)})") from None
     return lock
 
 

@@ -13,9 +13,10 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
 from commands import StoreCommand
-from crawler.lock import RunLock
+from crawler.lock import run_lock
 from pipelines.reextract import ReextractReport, reextract
-from store import StoreError, default_db_path
+from store import StoreError, store_location
+from store.postgres import is_database_url, redact
 
 
 class Command(StoreCommand, ScrapyCommand):
@@ -31,16 +32,19 @@ class Command(StoreCommand, ScrapyCommand):
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         try:
-            path = default_db_path(self.settings.get("BLOGS_DB"))
+            path = store_location(self.settings.get("BLOGS_DB"))
         except StoreError as exc:
             raise SystemExit(f"scrapy reextract: error: {exc}") from None
-        lock = RunLock(f"{path}.lock")
+        lock = run_lock(path)
+        shown = redact(path)  # no password in messages
         try:
             taken = lock.acquire()
         except OSError as exc:  # e.g. a read-only folder: reextract rewrites the store, so it must stop here
+            if is_database_url(path):
+                raise SystemExit(f"scrapy reextract: error: {shown}: cannot connect: {exc}") from None
             raise SystemExit(f"scrapy reextract: error: cannot write beside {path}: {exc.strerror}") from None
         if not taken:
-            raise UsageError(f"a crawl is using {path} ({lock.holder()}); run reextract when it has finished")
+            raise UsageError(f"a crawl is using {shown} ({lock.holder()}); run reextract when it has finished")
         started = time.monotonic()
         try:
             with self.open(write=True) as store:

@@ -25,7 +25,7 @@ from commands import StoreCommand, positive_int
 from extractor import Page, SiteProfile, extract_site
 from extractor.report import ReportPage, ReportSite, write_report
 from store import StoreBackend, query
-from store.sqlite import gunzip_body
+from store.pages import gunzip_body
 
 NOT_EXTRACTED = "not extracted in the store yet: comments as extracted now"
 UNREADABLE = "stored comment records unreadable: comments as extracted now"

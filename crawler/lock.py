@@ -15,6 +15,9 @@ import os
 import time
 from pathlib import Path
 
+from store.pglock import PgRunLock
+from store.postgres import is_database_url
+
 # Lock files held by this process: resolved path -> the RunLock holding the flock.
 _HELD: dict[str, RunLock] = {}
 
@@ -85,3 +88,11 @@ class RunLock:
 
     def __exit__(self, *exc: object) -> None:
         self.release()
+
+
+def run_lock(location: str) -> RunLock | PgRunLock:
+    """The crawl lock of the store at `location`: a lock file beside a SQLite store, an advisory
+    lock in a PostgreSQL one (store.pglock)."""
+    if is_database_url(location):
+        return PgRunLock(location)
+    return RunLock(f"{location}.lock")

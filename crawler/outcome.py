@@ -17,11 +17,14 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any
 
+import psycopg
 from scrapy import Spider
 from scrapy.logformatter import LogFormatter, LogFormatterResult
 from scrapy.utils.defer import _schedule_coro
 
-from store import StoreError, default_db_path
+from store import StoreError, store_location
+from store.postgres import redact
+from store.sql import DATABASE_ERRORS
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -42,7 +45,11 @@ EXIT_STORE = 4  # the store could not be opened or written (path, permissions, d
 _FATAL_SQLITE = {3, 5, 6, 8, 10, 11, 13, 14, 26}
 _FATAL_ERRNO = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EROFS, errno.EACCES, errno.EPERM}
 # What opening the store can raise: its own error (a store that cannot be opened), SQLite's, the file system's.
-STORE_OPEN_ERRORS: tuple[type[BaseException], ...] = (sqlite3.Error, OSError, StoreError)
+STORE_OPEN_ERRORS: tuple[type[BaseException], ...] = (*DATABASE_ERRORS, OSError, StoreError)
+# PostgreSQL error classes after which no write can succeed: connection lost, out of disk or
+# memory, server shut down, system error; and no write privilege, a read-only transaction.
+_FATAL_PG_CLASSES = {"08", "53", "57", "58"}
+_FATAL_PG_STATES = {"42501", "25006"}
 
 
 def store_fault(exc: BaseException) -> str | None:
@@ -59,9 +66,18 @@ def store_fault(exc: BaseException) -> str | None:
         text = str(exc).lower()  # raised without a result code (e.g. by a wrapper)
         fatal = ("disk is full", "disk i/o error", "readonly database", "malformed", "not a database", "locked")
         return str(exc) if any(word in text for word in fatal) else None
+    if isinstance(exc, psycopg.Error):
+        state = exc.sqlstate or ""
+        fatal_pg = isinstance(exc, psycopg.OperationalError) or state[:2] in _FATAL_PG_CLASSES
+        return _first_line(exc) if fatal_pg or state in _FATAL_PG_STATES else None
     if isinstance(exc, OSError) and exc.errno in _FATAL_ERRNO:
         return f"{exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else "")
     return None
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
 
 
 def store_failed(crawler: Crawler | None) -> bool:
@@ -86,7 +102,7 @@ def report_store_fault(crawler: Crawler, exc: BaseException, doing: str) -> bool
         logger.debug("Store write failed again while %s: %s", doing, why)
         return True
     stats.set_value("blogs/store_error", why)
-    db = default_db_path(crawler.settings.get("BLOGS_DB"))
+    db = redact(store_location(crawler.settings.get("BLOGS_DB")))
     logger.error(
         "Cannot write the store %s while %s: %s; stopping the crawl (what is stored is kept, the rest is due again)",
         db,

@@ -56,7 +56,7 @@ from twisted.python.failure import Failure
 from crawler.items import CommentFeedItem, PageItem
 from crawler.outcome import store_fault
 from pipelines import jobs
-from store import StoreBackend, default_db_path, open_store
+from store import StoreBackend, open_store, store_location
 from store.clock import to_iso
 from store.commentfeeds import check_sites, record_feed_failure, unprocessed_comment_feeds
 
@@ -173,7 +173,7 @@ class ExtractPipeline:
         if not s.getbool("EXTRACT_ENABLED", True):
             raise NotConfigured("EXTRACT_ENABLED is off: pages are stored, not extracted")
         return cls(
-            db_path=str(default_db_path(s.get("BLOGS_DB"))),
+            db_path=store_location(s.get("BLOGS_DB")),
             batch_size=s.getint("BATCH_SIZE", 10),
             mode=s.get("EXTRACT_MODE", "process"),
             workers=s.getint("EXTRACT_WORKERS", 1),

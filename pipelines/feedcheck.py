@@ -14,10 +14,10 @@ from typing import Any
 
 import feedparser
 import lxml.html
-import sqlite_utils
 
 from crawler.feedparse import strip_internal_subset
 from store.commentfeeds import comment_feed_fetch, mark_comment_feed_processed, store_feed_comments
+from store.sql import Database
 
 
 def _html_text(value: str) -> str:
@@ -70,7 +70,7 @@ def parse_comment_feed(body: bytes, url: str, headers: dict[str, str] | None = N
     return out
 
 
-def process_comment_feed(db: sqlite_utils.Database, fetch_id: int, now: float) -> tuple[str, int] | None:
+def process_comment_feed(db: Database, fetch_id: int, now: float) -> tuple[str, int] | None:
     """Parse a stored comment feed into `feed_comments` and mark it processed (call in a transaction).
 
     Returns (site, entries), or None when it was processed already (running it twice is harmless).

@@ -34,7 +34,7 @@ from pipelines.feedcheck import process_comment_feed
 from store import StoreBackend, open_store
 from store.clock import to_iso
 from store.comments import comment_dicts
-from store.sqlite import gunzip_body
+from store.pages import gunzip_body
 
 
 @dataclass(frozen=True)

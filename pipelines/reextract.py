@@ -103,7 +103,7 @@ def reextract(
 ) -> ReextractReport:
     """Re-extract one site (or all) from its snapshots; see the module docstring."""
     report = ReextractReport()
-    cfg = jobs.JobConfig(str(store.path), batch_size=batch_size)
+    cfg = jobs.JobConfig(store.location, batch_size=batch_size)
     # Comment feeds a crawl stored but did not parse (killed, or EXTRACT_ENABLED off): they are evidence.
     for fetch_id in unprocessed_comment_feeds(store.db, max_attempts=1 << 30):
         jobs.run_feed(cfg, fetch_id)

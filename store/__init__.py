@@ -12,14 +12,28 @@ from __future__ import annotations
 import os
 
 from store.base import StoreBackend
+from store.postgres import PostgresStore, is_database_url
 from store.sqlite import Store, default_db_path
 from store.storefile import StoreError, refuse_url
 
-__all__ = ["Store", "StoreBackend", "StoreError", "default_db_path", "open_store"]
+__all__ = ["PostgresStore", "Store", "StoreBackend", "StoreError", "default_db_path", "open_store", "store_location"]
+
+
+def store_location(setting: str | None = None) -> str:
+    """Where BLOGS_DB points: a postgresql:// URL as given, else the SQLite file (store.sqlite.default_db_path).
+
+    store_location("postgresql://u@h/blogs") == "postgresql://u@h/blogs"
+    """
+    if setting and is_database_url(setting):
+        return setting
+    return str(default_db_path(setting))
 
 
 def open_store(location: str | os.PathLike[str], *, read_only: bool = False, create: bool = True) -> StoreBackend:
-    """The store at `location`: a file path (SQLite). A database URL raises StoreError, one line
-    ("PostgreSQL backend not available yet" for postgresql://); see store.sqlite.Store for the rest."""
-    refuse_url(os.fspath(location))
+    """The store at `location`: a file path (SQLite, store.sqlite.Store) or a postgresql:// URL
+    (store.postgres.PostgresStore). Any other URL raises StoreError, one line."""
+    where = os.fspath(location)
+    if is_database_url(where):
+        return PostgresStore(where, read_only=read_only, create=create)
+    refuse_url(where)
     return Store(location, read_only=read_only, create=create)

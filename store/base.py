@@ -1,12 +1,13 @@
 """The store's interface: what the crawler, the pipelines and the commands call on a store.
 
-store: StoreBackend = open_store("blogs.db")   # store.open_store; store.sqlite.Store implements it
+store: StoreBackend = open_store("blogs.db")   # or open_store("postgresql://user@host/blogs")
 
-One backend today (store.sqlite: SQLite through sqlite-utils, WAL). Callers are typed against
-this Protocol, so a second backend (PostgreSQL, issue 22) only has to provide these methods. The
-read-side queries (store.query), comment rows (store.comments) and comment feeds
-(store.commentfeeds) are still module functions over `db`, the SQLite connection; they become
-methods when a second backend needs them.
+Two backends: store.sqlite.Store (SQLite through sqlite-utils, WAL; the default) and
+store.postgres.PostgresStore (psycopg 3 with a connection pool). Both are the same mixins
+(store.pages, store.batches, store.extractions, store.crawlstate, store.runs) over a connection
+with one interface (store.sql.Database): every statement is written once. The read-side queries
+(store.query), comment rows (store.comments) and comment feeds (store.commentfeeds) are module
+functions over `store.db`.
 """
 
 from __future__ import annotations
@@ -16,15 +17,21 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, Protocol
 
-import sqlite_utils
+from store.sql import Database
 
 
 class StoreBackend(Protocol):
     """A connection to one store: crawl state, pages, batches, profiles, runs (see docs/schema.md)."""
 
-    path: Path
+    path: Path  # the SQLite file; for PostgreSQL the URL without its password, for messages
+    location: str  # what open_store() was given: a file path or a postgresql:// URL
     read_only: bool
-    db: sqlite_utils.Database  # the SQLite connection (store.query, store.comments, store.commentfeeds take it)
+
+    @property
+    def db(self) -> Database:
+        """The connection, SQLite's dialect on either backend (store.query, store.comments and
+        store.commentfeeds take it)."""
+        ...
 
     def close(self) -> None: ...
 
@@ -32,8 +39,8 @@ class StoreBackend(Protocol):
 
     def __exit__(self, *exc: object) -> None: ...
 
-    def transaction(self) -> AbstractContextManager[sqlite_utils.Database]:
-        """BEGIN IMMEDIATE … COMMIT: one write transaction (nested calls join the outer one)."""
+    def transaction(self) -> AbstractContextManager[Any]:
+        """One write transaction, the store's write lock taken first (nested calls join the outer one)."""
         ...
 
     # -- crawl state: feeds and articles (store.crawlstate) --

@@ -55,11 +55,11 @@ class BatchState(StoreBase):
         ).fetchone()
         if row is not None:
             return int(row[0])
-        cur = self.db.execute(
-            "INSERT INTO batches (site, state, size, members, opened_at) VALUES (?, 'open', ?, 0, ?)",
+        row = self.db.execute(
+            "INSERT INTO batches (site, state, size, members, opened_at) VALUES (?, 'open', ?, 0, ?) RETURNING id",
             [site, size, stamp],
-        )
-        return int(cur.lastrowid or 0)
+        ).fetchone()
+        return int(row[0])
 
     def _add(self, site: str, snapshot: int, article: str, size: int, stamp: str) -> None:
         batch = self._open_batch(site, size, stamp)

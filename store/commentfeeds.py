@@ -25,10 +25,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-import sqlite_utils
-
 from extractor.scoring import tokenize
 from store.clock import from_iso, to_iso
+from store.sql import Database
 
 FEED_PAGE_LIMIT = 10  # WordPress's default posts_per_rss: a feed this full may be truncated
 AGREEMENT_WINDOW = 20  # the site's most recently checked articles
@@ -55,7 +54,7 @@ class Agreement:
 
 
 def store_feed_comments(
-    db: sqlite_utils.Database, *, article: str, site: str, entries: list[dict[str, Any]], fetched_at: float
+    db: Database, *, article: str, site: str, entries: list[dict[str, Any]], fetched_at: float
 ) -> None:
     """Upsert a comment feed's entries (first_seen kept) and note the fetch on the article (in a transaction)."""
     stamp = to_iso(fetched_at)
@@ -64,7 +63,8 @@ def store_feed_comments(
             "INSERT INTO feed_comments (article, guid, site, author, date, text, link, first_seen, last_seen)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(article, guid) DO UPDATE SET author = excluded.author,"
             " date = excluded.date, text = excluded.text, link = excluded.link,"
-            " last_seen = MAX(feed_comments.last_seen, excluded.last_seen)",
+            " last_seen = CASE WHEN excluded.last_seen > feed_comments.last_seen THEN excluded.last_seen"
+            " ELSE feed_comments.last_seen END",
             [article, e["guid"], site, e["author"], e["date"], e["text"], e["link"], stamp, stamp],
         )
     db.execute(
@@ -74,7 +74,7 @@ def store_feed_comments(
     )
 
 
-def save_comment_feed(db: sqlite_utils.Database, item: FetchedCommentFeed) -> int:
+def save_comment_feed(db: Database, item: FetchedCommentFeed) -> int:
     """Commit a fetched comment feed, unparsed (call in a transaction); returns its id.
 
     Idempotent: the same (article, fetched_at) is stored once.
@@ -98,7 +98,7 @@ def save_comment_feed(db: sqlite_utils.Database, item: FetchedCommentFeed) -> in
     return int(row[0])
 
 
-def unprocessed_comment_feeds(db: sqlite_utils.Database, max_attempts: int) -> list[int]:
+def unprocessed_comment_feeds(db: Database, max_attempts: int) -> list[int]:
     """Stored comment feeds whose entries were not stored yet (and that did not fail too often)."""
     rows = db.execute(
         "SELECT id FROM comment_feed_fetches WHERE processed_at IS NULL AND attempts < ? ORDER BY id",
@@ -107,7 +107,7 @@ def unprocessed_comment_feeds(db: sqlite_utils.Database, max_attempts: int) -> l
     return [int(r[0]) for r in rows]
 
 
-def comment_feed_fetch(db: sqlite_utils.Database, fetch_id: int) -> dict[str, Any] | None:
+def comment_feed_fetch(db: Database, fetch_id: int) -> dict[str, Any] | None:
     """A stored comment feed still to process: article, site, url, headers (dict), body (raw bytes), fetched_at.
 
     None when it is unknown or was processed already (processing it twice is harmless).
@@ -129,7 +129,7 @@ def comment_feed_fetch(db: sqlite_utils.Database, fetch_id: int) -> dict[str, An
     }
 
 
-def mark_comment_feed_processed(db: sqlite_utils.Database, fetch_id: int, entries: int, now: float) -> None:
+def mark_comment_feed_processed(db: Database, fetch_id: int, entries: int, now: float) -> None:
     """Note that a stored comment feed's `entries` went to `feed_comments` (call in a transaction)."""
     db.execute(
         "UPDATE comment_feed_fetches SET entries = ?, processed_at = ?, error = NULL WHERE id = ?",
@@ -137,7 +137,7 @@ def mark_comment_feed_processed(db: sqlite_utils.Database, fetch_id: int, entrie
     )
 
 
-def record_feed_failure(db: sqlite_utils.Database, fetch_id: int, error: str) -> None:
+def record_feed_failure(db: Database, fetch_id: int, error: str) -> None:
     """Count a failed processing attempt of a stored comment feed (call in a transaction)."""
     db.execute(
         "UPDATE comment_feed_fetches SET attempts = attempts + 1, error = ? WHERE id = ?", [error[:500], fetch_id]
@@ -148,7 +148,7 @@ def _bag(texts: Iterable[str]) -> Counter[str]:
     return Counter(tokenize("\n".join(texts)))
 
 
-def site_agreement(db: sqlite_utils.Database, site: str, window: int = AGREEMENT_WINDOW) -> Agreement | None:
+def site_agreement(db: Database, site: str, window: int = AGREEMENT_WINDOW) -> Agreement | None:
     """Agreement over the site's newest articles whose page was extracted after their comment feed was read."""
     checked = list(
         db.query(
@@ -188,9 +188,7 @@ def site_agreement(db: sqlite_utils.Database, site: str, window: int = AGREEMENT
     return Agreement(used, exact / used, f1)
 
 
-def check_sites(
-    db: sqlite_utils.Database, sites: Iterable[str], *, minimum: float, drop: float, now: float
-) -> list[str]:
+def check_sites(db: Database, sites: Iterable[str], *, minimum: float, drop: float, now: float) -> list[str]:
     """Measure and store each site's agreement; warnings for sites whose agreement fell (call in a transaction)."""
     warnings: list[str] = []
     for site in sites:

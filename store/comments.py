@@ -33,9 +33,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import sqlite_utils
-
 from extractor.records import CommentRecord
+from store.sql import Database
 
 # Columns of `comments` that come from the page (the rest are bookkeeping).
 _PAGE_FIELDS = ("text", "author", "date", "date_precision", "date_raw", "parent", "position")
@@ -260,7 +259,7 @@ def merge(article: str, site: str, observations: Sequence[Observation]) -> dict[
     return derive(article, site, observations).rows
 
 
-def upsert(db: sqlite_utils.Database, table: str, rows: Sequence[dict[str, Any]], pk: tuple[str, ...]) -> None:
+def upsert(db: Database, table: str, rows: Sequence[dict[str, Any]], pk: tuple[str, ...]) -> None:
     """INSERT … ON CONFLICT(pk) DO UPDATE for rows with the same keys: what `upsert_all(pk=...)` does,
     without the table introspection sqlite-utils runs on every call (≈40 statements a page here)."""
     if not rows:
@@ -271,10 +270,10 @@ def upsert(db: sqlite_utils.Database, table: str, rows: Sequence[dict[str, Any]]
         f"INSERT INTO [{table}] ({', '.join(f'[{c}]' for c in cols)}) VALUES ({', '.join('?' for _ in cols)})"
         f" ON CONFLICT({', '.join(pk)}) DO UPDATE SET {sets}"
     )
-    db.conn.executemany(sql, [[row[c] for c in cols] for row in rows])
+    db.executemany(sql, [[row[c] for c in cols] for row in rows])
 
 
-def refresh_article(db: sqlite_utils.Database, article: str) -> None:
+def refresh_article(db: Database, article: str) -> None:
     """Re-derive the article's `posts` row and `comments` rows from its extractions (call inside a transaction)."""
     found = list(
         db.query(
@@ -329,15 +328,13 @@ def refresh_article(db: sqlite_utils.Database, article: str) -> None:
     sync_rows(db, "comment_versions", article, versions, ("article", "fingerprint", "seen_from"))
 
 
-def _empty_comment_feeds(db: sqlite_utils.Database, article: str) -> list[str]:
+def _empty_comment_feeds(db: Database, article: str) -> list[str]:
     """Fetch times of the article's comment feeds that were read and listed no entry."""
     rows = db.query("SELECT fetched_at FROM comment_feed_fetches WHERE article = ? AND entries = 0", [article])
     return [r["fetched_at"] for r in rows]
 
 
-def sync_rows(
-    db: sqlite_utils.Database, table: str, article: str, wanted: dict[Any, dict[str, Any]], pk: tuple[str, ...]
-) -> None:
+def sync_rows(db: Database, table: str, article: str, wanted: dict[Any, dict[str, Any]], pk: tuple[str, ...]) -> None:
     """Make the article's rows of `table` equal `wanted` (keyed by the pk without `article`): changed
     rows upserted, rows no extraction gives any more deleted (an older extraction's artefact)."""
     keys = pk[1:]

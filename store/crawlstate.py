@@ -6,36 +6,22 @@ Store("blogs.db").due_articles(["https://example.org/feed/"], now=time.time())
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
-import sqlite_utils
-
 from store.clock import from_iso, next_refetch, refetch_base, to_iso
+from store.sql import Database
 
 
 class StoreBase:
     """Connection-level helpers shared by the store's parts."""
 
-    db: sqlite_utils.Database
+    db: Database
 
-    @contextmanager
-    def transaction(self) -> Iterator[sqlite_utils.Database]:
-        """BEGIN IMMEDIATE … COMMIT: takes the write lock up front, so read-then-write cannot deadlock."""
-        conn = self.db.conn
-        if conn.in_transaction:
-            with self.db.atomic():
-                yield self.db
-            return
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield self.db
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
+    def transaction(self) -> AbstractContextManager[Database]:
+        """One write transaction on the store's connection (store.sql.Database.transaction)."""
+        return self.db.transaction()
 
     def _rows(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[dict[str, Any]]:
         return list(self.db.query(sql, params))
@@ -141,7 +127,8 @@ class CrawlState(StoreBase):
             sets = (
                 "last_polled_at = :now, first_polled_at = COALESCE(first_polled_at, :now), last_ok_at = :now,"
                 " next_check = :next, interval = :interval, failures = 0, last_status = :status,"
-                " last_error = NULL, polls = polls + 1, not_modified = not_modified + (:status = 304)"
+                " last_error = NULL, polls = polls + 1,"
+                " not_modified = not_modified + CASE WHEN :status = 304 THEN 1 ELSE 0 END"
             )
             params: dict[str, Any] = {
                 "url": url,
@@ -267,7 +254,7 @@ class CrawlState(StoreBase):
             f" WHERE url IN ({marks}) AND muted_at IS NULL UNION ALL"
             f" SELECT MIN(CASE WHEN state = 'pending' AND failures = 0 THEN '' ELSE next_fetch_at END)"
             f" FROM articles WHERE feed IN ({marks}) AND state IN ('pending', 'active')"
-            f" AND next_fetch_at IS NOT NULL)",
+            f" AND next_fetch_at IS NOT NULL) AS due",
             [*feeds, *feeds],
         )
         if row is None or row["t"] is None:

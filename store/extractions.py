@@ -58,7 +58,7 @@ class ExtractionState(StoreBase):
 
     def add_profile(self, row: dict[str, Any]) -> None:
         """Insert a `profiles` row (inside a transaction)."""
-        self.db.table("profiles").insert(row)
+        self.db.insert_row("profiles", row)
 
     def update_profile(self, site: str, version: int, *, profile: str, pages: int, warnings: str) -> None:
         """Rewrite a stored profile version (re-extraction), in its own transaction."""

@@ -16,19 +16,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import sqlite_utils
-
 from store.clock import to_iso
+from store.sql import Database
 
 
 @dataclass(frozen=True)
 class Migration:
     version: int
     name: str
-    apply: Callable[[sqlite_utils.Database], None]
+    apply: Callable[[Database], None]
 
 
-def _baseline(db: sqlite_utils.Database) -> None:
+def _baseline(db: Database) -> None:
     """Nothing to move: releases before migrations only added tables and columns."""
 
 
@@ -36,14 +35,14 @@ MIGRATIONS: tuple[Migration, ...] = (Migration(1, "baseline: the declared schema
 SCHEMA_VERSION = MIGRATIONS[-1].version
 
 
-def applied_version(db: sqlite_utils.Database) -> int:
+def applied_version(db: Database) -> int:
     """The highest migration recorded in the store (0 before any, or without the table)."""
-    if not db.table("schema_migrations").exists():
+    if not db.has_table("schema_migrations"):
         return 0
     return int(db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").fetchone()[0])
 
 
-def migrate(db: sqlite_utils.Database, now: float, migrations: Sequence[Migration] = MIGRATIONS) -> list[int]:
+def migrate(db: Database, now: float, migrations: Sequence[Migration] = MIGRATIONS) -> list[int]:
     """Apply the migrations newer than the store's version, in order; returns their versions.
     Call inside a write transaction, after the declared schema is applied."""
     versions = [m.version for m in migrations]

@@ -12,20 +12,19 @@ import difflib
 import json
 import os
 import re
-import sqlite3
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TextIO
 
-import sqlite_utils
-
 import store as stores
 from store.base import StoreBackend
 from store.clock import from_iso, to_iso
 from store.commentfeeds import site_agreement
+from store.postgres import is_database_url
 from store.searchquery import SearchSyntaxError, parse_search, register_fold, scan_snippet
+from store.sql import DATABASE_ERRORS, Database
 from store.storefile import refuse_url
 from store.urls import normalize_url
 
@@ -56,10 +55,12 @@ class QueryError(ValueError):
 def open_store(path: str | Path, *, write: bool = False) -> StoreBackend:
     """The existing store at `path`, read-only (`mode=ro`) unless `write`; never a new store.
 
-    FileNotFoundError when there is no file; StoreError (store.storefile) when the file is
-    not a store (empty, not SQLite, another program's database, damaged) or `path` is a
-    database URL, with nothing written.
+    FileNotFoundError when there is no file; StoreError (store.storefile) when the file or the
+    postgresql:// database is not a store (empty, not SQLite, another program's database,
+    damaged, unreachable) or `path` is another URL, with nothing written.
     """
+    if is_database_url(os.fspath(path)):
+        return stores.open_store(path, read_only=not write, create=False)
     refuse_url(os.fspath(path))
     if not Path(path).exists():
         raise FileNotFoundError(f"no store at {path}: run `scrapy crawl blogs` first, or give -s BLOGS_DB=PATH")
@@ -77,11 +78,11 @@ def _age(iso: str | None, now: float) -> str | None:
     return f"{seconds:.0f}s"
 
 
-def _count(db: sqlite_utils.Database, sql: str) -> dict[str, int]:
+def _count(db: Database, sql: str) -> dict[str, int]:
     return {r[0]: int(r[1]) for r in db.execute(sql).fetchall()}
 
 
-def sites(db: sqlite_utils.Database, now: float | None = None) -> list[dict[str, Any]]:
+def sites(db: Database, now: float | None = None) -> list[dict[str, Any]]:
     """One summary row per site: counts, batch fill, profile version and age, comment-feed check, last error."""
     now = time.time() if now is None else now
     articles = _count(db, "SELECT site, COUNT(*) FROM articles GROUP BY site")
@@ -105,7 +106,7 @@ def sites(db: sqlite_utils.Database, now: float | None = None) -> list[dict[str,
             db.query(
                 "SELECT t, e FROM (SELECT last_polled_at AS t, last_error AS e FROM feeds WHERE site = :s AND"
                 " last_error IS NOT NULL UNION ALL SELECT last_fetched_at, last_error FROM articles WHERE site = :s"
-                " AND last_error IS NOT NULL) ORDER BY t DESC LIMIT 1",
+                " AND last_error IS NOT NULL) AS errors ORDER BY t DESC LIMIT 1",
                 {"s": name},
             ),
             None,
@@ -132,7 +133,7 @@ def sites(db: sqlite_utils.Database, now: float | None = None) -> list[dict[str,
     return out
 
 
-def check_site(db: sqlite_utils.Database, site: str) -> str:
+def check_site(db: Database, site: str) -> str:
     """`site` when the store has it, else QueryError naming the sites it has (and the closest one)."""
     names = [r[0] for r in db.execute("SELECT name FROM sites ORDER BY name").fetchall()]
     if site in names:
@@ -155,7 +156,7 @@ def _slash_twin(url: str) -> str | None:
     return twin + sep + query
 
 
-def find_article(db: sqlite_utils.Database, url: str) -> str:
+def find_article(db: Database, url: str) -> str:
     """The stored article URL that `url` names, normalized as the crawler keys articles (store.urls):
     case of %-escapes, decoded non-ASCII, default port, tracking parameters and a trailing slash
     do not matter. QueryError when no article matches."""
@@ -170,12 +171,12 @@ def find_article(db: sqlite_utils.Database, url: str) -> str:
     raise QueryError(f"no article {url!r} in the store (URLs as scrapy posts lists them)")
 
 
-def article_site(db: sqlite_utils.Database, article: str) -> str:
+def article_site(db: Database, article: str) -> str:
     """The site of a known article (an `articles.url`, e.g. from find_article)."""
     return str(db.execute("SELECT site FROM articles WHERE url = ?", [article]).fetchone()[0])
 
 
-def newest_pages(db: sqlite_utils.Database, site: str, limit: int) -> list[dict[str, Any]]:
+def newest_pages(db: Database, site: str, limit: int) -> list[dict[str, Any]]:
     """The newest snapshot of each of the site's articles, newest first, with the stored extraction.
 
     Columns: id, url, headers, body (gzip), title, stored (extractions.comments), stored_error.
@@ -219,7 +220,7 @@ def parse_since(text: str, now: float | None = None) -> str:
 
 
 def posts(
-    db: sqlite_utils.Database, site: str | None = None, since: str | None = None, limit: int | None = None
+    db: Database, site: str | None = None, since: str | None = None, limit: int | None = None
 ) -> Iterator[dict[str, Any]]:
     """Posts, newest publication first; `since` (store ISO text, see parse_since) compares with
     publication (else fetch) time."""
@@ -240,7 +241,7 @@ def posts(
 
 
 def comments(
-    db: sqlite_utils.Database,
+    db: Database,
     site: str | None = None,
     article: str | None = None,
     limit: int | None = None,
@@ -269,12 +270,13 @@ def comments(
 
 
 def search(
-    db: sqlite_utils.Database, query: str, where: str = "posts", limit: int = 20, scan: bool | None = None
+    db: Database, query: str, where: str = "posts", limit: int = 20, scan: bool | None = None
 ) -> list[dict[str, Any]]:
     """Posts (or comments) matching `query` (store.searchquery: words, "phrases", AND/OR/NOT, *).
 
-    FTS5 (trigram) ranked best first when every item has 3+ characters and scan is not True;
-    otherwise a substring scan with the same meaning, newest first. QueryError on bad syntax.
+    SQLite: FTS5 (trigram) ranked best first when every item has 3+ characters and scan is not
+    True; otherwise a substring scan with the same meaning, newest first. PostgreSQL: ILIKE over
+    pg_trgm indexes, same hits, newest first. QueryError on bad syntax.
     """
     try:
         parsed = parse_search(query)
@@ -289,8 +291,11 @@ def search(
     else:
         raise ValueError(f"search in posts or comments, not {where!r}")
     text = cols[-1] if table == "posts" else cols[0]
-    if bool(scan) or not parsed.fits_fts():  # FTS5 would silently miss items under 3 characters
-        register_fold(db.conn)
+    if db.dialect == "postgresql":  # pg_trgm GIN indexes serve ILIKE '%item%' (store.postgres)
+        condition, params = parsed.sql(cols, dialect="postgresql")
+        sql = f"SELECT {fields}, t.{text} AS _text FROM {table} t WHERE {condition} ORDER BY {order} LIMIT ?"
+    elif bool(scan) or not parsed.fits_fts():  # FTS5 would silently miss items under 3 characters
+        register_fold(db.conn)  # type: ignore[attr-defined]
         condition, params = parsed.sql(cols)
         sql = f"SELECT {fields}, t.{text} AS _text FROM {table} t WHERE {condition} ORDER BY {order} LIMIT ?"
     else:
@@ -301,7 +306,7 @@ def search(
         params = [parsed.fts()]
     try:
         hits = list(db.query(sql, [*params, limit]))
-    except sqlite3.OperationalError as exc:  # the parser should leave none; if one slips through, one line
+    except DATABASE_ERRORS as exc:  # the parser should leave none; if one slips through, one line
         raise QueryError(f"{query!r}: {exc}") from None
     # One snippet for both paths (FTS5's snippet() counts trigrams, a few characters).
     for hit in hits:
@@ -309,7 +314,7 @@ def search(
     return hits
 
 
-def _post_records(db: sqlite_utils.Database, site: str | None) -> Iterator[dict[str, Any]]:
+def _post_records(db: Database, site: str | None) -> Iterator[dict[str, Any]]:
     for post in posts(db, site=site):
         rows = list(
             db.query(
@@ -321,7 +326,7 @@ def _post_records(db: sqlite_utils.Database, site: str | None) -> Iterator[dict[
         yield {**post, "comments": rows}
 
 
-def export_jsonl(db: sqlite_utils.Database, out: Path | TextIO, site: str | None = None) -> tuple[int, int]:
+def export_jsonl(db: Database, out: Path | TextIO, site: str | None = None) -> tuple[int, int]:
     """One JSON object per post, with its comments, to a file (replaced whole at the end) or an
     open text stream; returns (posts, comments) written."""
     n_posts = n_comments = 0

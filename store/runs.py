@@ -29,20 +29,26 @@ class RunBook(StoreBase):
         kernel frees it when the process dies, even on kill -9: a run is dead unless another
         process holds the lock, and then only that process's run is alive.
         """
-        alive = other_lock_holder(Path(f"{self.path}.lock"))
+        alive = self.live_crawl_pid()
         with self.transaction() as db:
             if alive != -1:  # -1: held by a process that cannot be told, so nothing is declared dead
                 db.execute(
                     "UPDATE runs SET finished_at = :now, reason = 'crashed', summary = 'crashed: process '"
-                    " || COALESCE(pid, '?') || ' ended without finishing the run (found by the run started '"
+                    " || COALESCE(CAST(pid AS TEXT), '?')"
+                    " || ' ended without finishing the run (found by the run started '"
                     " || :now || ')' WHERE finished_at IS NULL AND pid IS NOT :alive",
                     {"now": to_iso(now), "alive": alive},
                 )
-            cur = db.execute(
-                "INSERT INTO runs (started_at, pid, feeds_file, watch) VALUES (?, ?, ?, ?)",
+            row = db.execute(
+                "INSERT INTO runs (started_at, pid, feeds_file, watch) VALUES (?, ?, ?, ?) RETURNING id",
                 [to_iso(now), os.getpid(), feeds_file, int(watch)],
-            )
-        return int(cur.lastrowid or 0)
+            ).fetchone()
+        return int(row[0])
+
+    def live_crawl_pid(self) -> int | None:
+        """The pid of another process holding the store's crawl lock (None: none, so every run
+        still marked running is dead; -1: held by a process that cannot be told)."""
+        return other_lock_holder(Path(f"{self.path}.lock"))
 
     def finish_run(self, run_id: int, *, now: float, reason: str, summary: str, stats: dict[str, Any]) -> None:
         """Record the run's end: Scrapy's close reason, the one-line summary and the stats as JSON."""

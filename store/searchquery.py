@@ -96,18 +96,29 @@ class Query:
 
         return emit(self.root)
 
-    def sql(self, columns: list[str], alias: str = "t") -> tuple[str, list[str]]:
-        """A WHERE condition with the same meaning as `fts()`: an item matches in any of `columns`."""
+    def sql(self, columns: list[str], alias: str = "t", dialect: str = "sqlite") -> tuple[str, list[str]]:
+        """A WHERE condition with the same meaning as `fts()`: an item matches in any of `columns`.
+
+        SQLite: instr over the folded text (hv_fold, `register_fold`); PostgreSQL: ILIKE with the
+        item's LIKE wildcards escaped, which pg_trgm's GIN indexes serve."""
         params: list[str] = []
 
         def emit(node: Node) -> str:
             if isinstance(node, Leaf):
+                if dialect == "postgresql":
+                    params.extend([f"%{_like_escape(node.text)}%"] * len(columns))
+                    return "(" + " OR ".join(f"{alias}.{c} ILIKE ?" for c in columns) + ")"
                 params.extend([fold(node.text)] * len(columns))
                 return "(" + " OR ".join(f"instr({FOLD_FUNCTION}({alias}.{c}), ?) > 0" for c in columns) + ")"
             joiner = "AND NOT" if node.op == "NOT" else node.op
             return f"({emit(node.left)} {joiner} {emit(node.right)})"
 
         return emit(self.root), params
+
+
+def _like_escape(text: str) -> str:
+    """_like_escape("100%_a") == "100\\%\\_a": LIKE wildcards as plain characters (backslash is PostgreSQL's escape)."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 def _tokens(query: str) -> list[tuple[str, str]]:

@@ -18,24 +18,19 @@ crawler) and a busy timeout; every write is idempotent on a natural key.
 
 from __future__ import annotations
 
-import gzip
-import hashlib
-import json
 import os
 import sqlite3
 import time
-from collections.abc import Sequence
 from pathlib import Path
 
-import sqlite_utils
-
 from store.batches import BatchState
-from store.clock import from_iso, next_refetch, refetch_base, to_iso
 from store.crawlstate import CrawlState
 from store.extractions import ExtractionState
 from store.migrations import SCHEMA_VERSION, applied_version, migrate
+from store.pages import PageState
 from store.runs import RunBook
 from store.schema import FTS, INDEXES, KNOWN, TABLES, fts_sql
+from store.sql import SqliteDatabase
 from store.storefile import APPLICATION_ID, StoreError, converted, open_connection, refuse_url
 
 DEFAULT_DB = "blogs.db"
@@ -57,17 +52,7 @@ def default_db_path(settings_value: str | None = None) -> Path:
     return here / DEFAULT_DB
 
 
-def gzip_body(body: bytes) -> bytes:
-    """Deterministic gzip (mtime 0): the same page always gives the same blob."""
-    return gzip.compress(body, compresslevel=6, mtime=0)
-
-
-def gunzip_body(blob: bytes) -> bytes:
-    """The raw page bytes of a snapshot's `body`: gunzip_body(gzip_body(b"x")) == b"x"."""
-    return gzip.decompress(blob)
-
-
-class Store(BatchState, ExtractionState, CrawlState, RunBook):
+class Store(PageState, BatchState, ExtractionState, CrawlState, RunBook):
     """A connection to the blogs database; creates or upgrades the schema when opened.
 
     Store(path) is the crawl's: read-write, and a missing or empty file becomes a new store.
@@ -77,8 +62,11 @@ class Store(BatchState, ExtractionState, CrawlState, RunBook):
     (store.storefile) before anything is written to it.
     """
 
+    db: SqliteDatabase
+
     def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False, create: bool = True) -> None:
         self.path = Path(path)
+        self.location = str(path)
         self.read_only = read_only
         if self._open_db(create) or not read_only:
             return
@@ -93,7 +81,7 @@ class Store(BatchState, ExtractionState, CrawlState, RunBook):
     def _open_db(self, create: bool) -> bool:
         """Connect and set up; True when the schema is current (read-only) or was made so (read-write)."""
         conn = open_connection(self.path, read_only=self.read_only, create=create, known=KNOWN, timeout=BUSY_TIMEOUT_S)
-        self.db = sqlite_utils.Database(conn)
+        self.db = SqliteDatabase(conn)
         try:
             with converted(self.path):
                 self.db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
@@ -147,7 +135,8 @@ class Store(BatchState, ExtractionState, CrawlState, RunBook):
             )
         if sqlite3.sqlite_version_info < (3, 34, 0):
             raise StoreError(f"SQLite {sqlite3.sqlite_version} is too old for the store (trigram FTS needs 3.34+)")
-        with self.transaction() as db:
+        with self.transaction():
+            db = self.db
             db.execute(f"PRAGMA application_id = {APPLICATION_ID}")  # marks the file as a store
             for name, (columns, pk, fks, defaults) in TABLES.items():
                 table = db.table(name)
@@ -165,77 +154,3 @@ class Store(BatchState, ExtractionState, CrawlState, RunBook):
                     for sql in fts_sql(name, cols):
                         db.execute(sql)
             migrate(db, now=time.time())
-
-    def save_page(
-        self,
-        *,
-        article: str,
-        site: str,
-        kind: str,
-        url: str,
-        request_url: str,
-        status: int,
-        headers: dict[str, list[str]],
-        body: bytes,
-        fetched_at: float,
-        offsets: Sequence[float],
-        slash_comments: int | None = None,
-        comment_feed_sig: str | None = None,
-        comment_feed_etag: str | None = None,
-        comment_feed_last_modified: str | None = None,
-    ) -> int:
-        """Commit a fetched page and advance its article's schedule atomically; returns the snapshot id.
-
-        Idempotent: the same (article, fetched_at) is stored once.
-        """
-        stamp = to_iso(fetched_at)
-        with self.transaction() as db:
-            db.execute(
-                "INSERT INTO snapshots (article, site, kind, url, request_url, status, headers, body,"
-                " body_size,"
-                " body_sha256, fetched_at) VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
-                [
-                    article,
-                    site,
-                    kind,
-                    url,
-                    request_url,
-                    status,
-                    json.dumps(headers, ensure_ascii=False),
-                    gzip_body(body),
-                    len(body),
-                    hashlib.sha256(body).hexdigest(),
-                    stamp,
-                ],
-            )
-            snap = db.execute(
-                "SELECT id FROM snapshots WHERE article = ? AND fetched_at = ?", [article, stamp]
-            ).fetchone()
-            row = db.execute("SELECT published, first_fetched_at FROM articles WHERE url = ?", [article]).fetchone()
-            published = from_iso(row[0]) if row else None
-            first = (from_iso(row[1]) if row and row[1] else None) or fetched_at
-            due = next_refetch(refetch_base(published, first), offsets, fetched_at)
-            db.execute(
-                "UPDATE articles SET first_fetched_at = COALESCE(first_fetched_at, :now),"
-                " last_fetched_at = :now,"
-                " fetches = fetches + 1, state = :state, next_fetch_at = :next, failures = 0,"
-                " last_status = :status, last_error = NULL,"
-                " slash_at_fetch = COALESCE(:slash, slash_comments),"
-                " comment_feed_sig = COALESCE(:sig, comment_feed_sig),"
-                " comment_feed_etag = CASE WHEN :sig IS NULL THEN comment_feed_etag ELSE :etag END,"
-                " comment_feed_last_modified ="
-                " CASE WHEN :sig IS NULL THEN comment_feed_last_modified ELSE :lm END"
-                " WHERE url = :url",
-                {
-                    "url": article,
-                    "now": stamp,
-                    "state": "active" if due else "done",
-                    "next": to_iso(due) if due else None,
-                    "status": status,
-                    "slash": slash_comments,
-                    "sig": comment_feed_sig,
-                    "etag": comment_feed_etag,
-                    "lm": comment_feed_last_modified,
-                },
-            )
-        return int(snap[0])

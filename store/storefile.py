@@ -44,18 +44,15 @@ class StoreError(Exception):
 
 
 def refuse_url(location: str) -> None:
-    """StoreError unless `location` is a file path: a database URL names a backend not built yet.
+    """StoreError when `location` is a URL of a database the store cannot use (postgresql:// is
+    opened by store.postgres before this is asked).
 
-    refuse_url("blogs.db") is None; refuse_url("postgresql://u@h/db") raises StoreError.
+    refuse_url("blogs.db") is None; refuse_url("mysql://u@h/db") raises StoreError.
     """
-    scheme = location.split(":", 1)[0].lower() if ":" in location else ""
-    if scheme in ("postgresql", "postgres"):
-        # No user or password in the message: only what follows the last '@'.
-        where = location.rsplit("@", 1)[-1].split("://", 1)[-1]
-        raise StoreError(f"PostgreSQL backend not available yet: {scheme}://{where} (give BLOGS_DB a file path)")
     if "://" in location:
         raise StoreError(
-            f"BLOGS_DB {location.split('://', 1)[0]}://… is not a store this version can open: give a file path"
+            f"BLOGS_DB {location.split('://', 1)[0]}://… is not a store this version can open:"
+            " give a file path or a postgresql:// URL"
         )
 
 

@@ -23,7 +23,7 @@ from crawl_helpers import PROJECT, _env
 from extractor.records import CommentRecord
 from store import query
 from store.clock import to_iso
-from store.comments import comment_dicts, refresh_article
+from store.comments import comment_dicts, refresh_article, upsert
 from store.searchquery import parse_search
 from store.sqlite import Store
 from store.urls import normalize_url
@@ -97,19 +97,23 @@ def add_post(
     )
     items = comment_dicts([CommentRecord(text=t, author=a, position=i) for i, (t, a) in enumerate(coms)])
     with store.transaction() as db:
-        db.table("extractions").upsert(
-            {
-                "snapshot": snapshot,
-                "article": url,
-                "site": site,
-                "method": "profile",
-                "profile_version": 1,
-                "post": text,
-                "comments": json.dumps(items, ensure_ascii=False),
-                "comment_count": len(items),
-                "warnings": "[]",
-            },
-            pk="snapshot",
+        upsert(
+            db,
+            "extractions",
+            [
+                {
+                    "snapshot": snapshot,
+                    "article": url,
+                    "site": site,
+                    "method": "profile",
+                    "profile_version": 1,
+                    "post": text,
+                    "comments": json.dumps(items, ensure_ascii=False),
+                    "comment_count": len(items),
+                    "warnings": "[]",
+                }
+            ],
+            ("snapshot",),
         )
         refresh_article(db, url)
 

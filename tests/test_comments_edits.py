@@ -14,8 +14,9 @@ from test_store_schema import NOW, add_page
 
 from extractor.records import CommentRecord
 from farm import BlogFarm
+from store import open_store
 from store.clock import to_iso
-from store.comments import Observation, comment_dicts, derive, merge, refresh_article
+from store.comments import Observation, comment_dicts, derive, merge, refresh_article, upsert
 from store.sqlite import Store
 
 URL = "http://h/a"
@@ -91,26 +92,30 @@ def test_only_a_confident_extraction_marks_comments_gone() -> None:
 def _extraction(store: Store, snapshot: int, *items: tuple[str, str | None, str | None]) -> None:
     recs = [CommentRecord(text=t, author=a, date=d, position=i) for i, (t, a, d) in enumerate(items)]
     with store.transaction() as db:
-        db.table("extractions").upsert(
-            {
-                "snapshot": snapshot,
-                "article": URL,
-                "site": "h",
-                "method": "profile",
-                "profile_version": 1,
-                "template_match": 0.9,
-                "post": "post",
-                "comments": json.dumps(comment_dicts(recs)),
-                "comment_count": len(recs),
-                "warnings": "[]",
-            },
-            pk="snapshot",
+        upsert(
+            db,
+            "extractions",
+            [
+                {
+                    "snapshot": snapshot,
+                    "article": URL,
+                    "site": "h",
+                    "method": "profile",
+                    "profile_version": 1,
+                    "template_match": 0.9,
+                    "post": "post",
+                    "comments": json.dumps(comment_dicts(recs)),
+                    "comment_count": len(recs),
+                    "warnings": "[]",
+                }
+            ],
+            ("snapshot",),
         )
         refresh_article(db, URL)
 
 
-def test_the_store_keeps_versions_and_an_empty_comment_feed_confirms_deletions(tmp_path: Path) -> None:
-    store = Store(tmp_path / "blogs.db")
+def test_the_store_keeps_versions_and_an_empty_comment_feed_confirms_deletions(fresh_db: str) -> None:
+    store = open_store(fresh_db)
     s1 = add_page(store, URL, b"<p>1</p>", at=NOW)
     s2 = add_page(store, URL, b"<p>2</p>", kind="refetch", at=NOW + HOUR)
     s3 = add_page(store, URL, b"<p>3</p>", kind="refetch", at=NOW + 2 * HOUR)
@@ -125,7 +130,8 @@ def test_the_store_keeps_versions_and_an_empty_comment_feed_confirms_deletions(t
     _extraction(store, s3)  # no comments found: not a deletion by itself
     assert store.db.execute("SELECT COUNT(*) FROM comments WHERE gone_at IS NOT NULL").fetchone() == (0,)
     with store.transaction() as db:  # the comment feed read before that fetch listed no entry
-        db.table("comment_feed_fetches").insert(
+        db.insert_row(
+            "comment_feed_fetches",
             {
                 "article": URL,
                 "site": "h",
@@ -135,7 +141,7 @@ def test_the_store_keeps_versions_and_an_empty_comment_feed_confirms_deletions(t
                 "fetched_at": to_iso(NOW + 2 * HOUR - 5),
                 "entries": 0,
                 "processed_at": to_iso(NOW + 2 * HOUR),
-            }
+            },
         )
         refresh_article(db, URL)
     gone = store.db.execute("SELECT gone_at FROM comments").fetchall()

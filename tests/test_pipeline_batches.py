@@ -4,6 +4,7 @@ file with real corpus pages (the jobs run here exactly as in a worker)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +16,8 @@ from extractor.scoring import Counts, score_page
 from pipelines import jobs
 from pipelines.feedcheck import parse_comment_feed
 from pipelines.reextract import reextract
+from store import StoreBackend, open_store
 from store.commentfeeds import store_feed_comments
-from store.sqlite import Store
 
 
 def corpus_pages(corpus_root: Path, site: str) -> list[dict[str, Any]]:
@@ -27,15 +28,19 @@ def corpus_pages(corpus_root: Path, site: str) -> list[dict[str, Any]]:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Store:
-    return Store(tmp_path / "blogs.db")
+def store(fresh_db: str) -> Iterator[StoreBackend]:
+    """A new store on each backend (conftest.fresh_db)."""
+    with open_store(fresh_db) as s:
+        yield s
 
 
-def cfg(store: Store, size: int) -> jobs.JobConfig:
-    return jobs.JobConfig(str(store.path), batch_size=size)
+def cfg(store: StoreBackend, size: int) -> jobs.JobConfig:
+    return jobs.JobConfig(store.location, batch_size=size)
 
 
-def stored(store: Store, pages: list[dict[str, Any]], site: str, start: int = 0, kind: str = "first") -> list[int]:
+def stored(
+    store: StoreBackend, pages: list[dict[str, Any]], site: str, start: int = 0, kind: str = "first"
+) -> list[int]:
     """Store pages as snapshots of `site` (one minute apart); first fetches join the open batch."""
     ids = []
     for i, page in enumerate(pages):
@@ -47,14 +52,14 @@ def stored(store: Store, pages: list[dict[str, Any]], site: str, start: int = 0,
     return ids
 
 
-def tables(store: Store) -> dict[str, list[dict[str, Any]]]:
+def tables(store: StoreBackend) -> dict[str, list[dict[str, Any]]]:
     return {
         name: list(store.db.query(f"SELECT * FROM {name} ORDER BY 1, 2"))
         for name in ("posts", "comments", "extractions")
     }
 
 
-def score(store: Store, truth: list[dict[str, Any]]) -> Counts:
+def score(store: StoreBackend, truth: list[dict[str, Any]]) -> Counts:
     counts = Counts()
     for page in truth:
         post = store.db.execute("SELECT text, snapshot FROM posts WHERE url = ?", [page["url"]]).fetchone()
@@ -69,7 +74,7 @@ def score(store: Store, truth: list[dict[str, Any]]) -> Counts:
     return counts
 
 
-def test_batches_hold_distinct_first_fetches_and_survive_reopening(store: Store, corpus_root: Path) -> None:
+def test_batches_hold_distinct_first_fetches_and_survive_reopening(store: StoreBackend, corpus_root: Path) -> None:
     pages = corpus_pages(corpus_root, "tt21")[:6]
     ids = [add_page(store, p["url"], p["body"], at=NOW + i) for i, p in enumerate(pages)]
     assert store.add_to_batch(site="h", snapshot=ids[0], article=pages[0]["url"], size=4, now=NOW) == []
@@ -78,7 +83,7 @@ def test_batches_hold_distinct_first_fetches_and_survive_reopening(store: Store,
     assert store.add_to_batch(site="h", snapshot=again, article=pages[0]["url"], size=4, now=NOW) == []
     store.add_to_batch(site="h", snapshot=ids[1], article=pages[1]["url"], size=4, now=NOW)
     store.close()
-    reopened = Store(store.path)  # the next cron run: the half-full batch is still there
+    reopened = open_store(store.location)  # the next cron run: the half-full batch is still there
     assert reopened.db.execute("SELECT state, members FROM batches").fetchall() == [("open", 2)]
     # A run killed between storing a page and batching it: recovery batches it, by publication time.
     reopened.assign_unbatched(4, NOW)
@@ -89,7 +94,7 @@ def test_batches_hold_distinct_first_fetches_and_survive_reopening(store: Store,
     assert reopened.db.execute("SELECT id, state, members FROM batches WHERE id = 2").fetchall() == [(2, "open", 2)]
 
 
-def test_full_batch_is_extracted_as_a_set_and_teaches_profile_v1(store: Store, corpus_root: Path) -> None:
+def test_full_batch_is_extracted_as_a_set_and_teaches_profile_v1(store: StoreBackend, corpus_root: Path) -> None:
     truth = corpus_pages(corpus_root, "tt21")
     ids = stored(store, truth[:10], "tt21")
     assert store.full_batches() == [1]
@@ -107,7 +112,9 @@ def test_full_batch_is_extracted_as_a_set_and_teaches_profile_v1(store: Store, c
     assert tables(store) == before
 
 
-def test_profile_extracts_new_pages_at_once_and_the_batch_result_replaces_it(store: Store, corpus_root: Path) -> None:
+def test_profile_extracts_new_pages_at_once_and_the_batch_result_replaces_it(
+    store: StoreBackend, corpus_root: Path
+) -> None:
     truth = corpus_pages(corpus_root, "tt21")
     stored(store, truth[:10], "tt21")
     # Re-fetches stored before the site had a profile wait for it.
@@ -136,7 +143,7 @@ def test_profile_extracts_new_pages_at_once_and_the_batch_result_replaces_it(sto
 
 
 def test_template_drift_relearns_from_the_newest_pages_and_reextract_reproduces(
-    store: Store, corpus_root: Path
+    store: StoreBackend, corpus_root: Path
 ) -> None:
     tt21, cocoon = corpus_pages(corpus_root, "tt21"), corpus_pages(corpus_root, "cocoon")
     stored(store, tt21[:10], "blog")
@@ -154,7 +161,7 @@ def test_template_drift_relearns_from_the_newest_pages_and_reextract_reproduces(
     assert all(version == drift[-1][0] and match >= 0.5 for version, match in got.fetchall())
     assert score(store, cocoon[:4]).post_prf()[2] > 0.9
     before = tables(store)
-    report = reextract(Store(store.path))
+    report = reextract(open_store(store.location))
     assert report.pages == 14 and report.profiles == 1 + len(drift)
     assert tables(store) == before  # the same rows, learned again from the same snapshots
 
@@ -165,7 +172,9 @@ def _undated_rows(corpus_root: Path, site: str) -> tuple[list[dict[str, Any]], l
     return truth, [{"url": t["url"], "body": p.body, "file": t["file"]} for t, p in zip(truth, pages, strict=True)]
 
 
-def test_a_batch_with_no_comment_free_page_uses_its_articles_comment_feeds(store: Store, corpus_root: Path) -> None:
+def test_a_batch_with_no_comment_free_page_uses_its_articles_comment_feeds(
+    store: StoreBackend, corpus_root: Path
+) -> None:
     truth, rows = _undated_rows(corpus_root, "tt16")
     stored(store, rows, "tt16")
     feeds = corpus_root / "wordpress" / "tt16" / "comment-feeds"
@@ -182,7 +191,7 @@ def test_a_batch_with_no_comment_free_page_uses_its_articles_comment_feeds(store
 
 
 def test_a_batch_with_no_comment_free_page_uses_comment_identifiers_of_other_sites(
-    store: Store, corpus_root: Path
+    store: StoreBackend, corpus_root: Path
 ) -> None:
     # two sites extracted normally: both held their comments under #comments
     for n, site in enumerate(("tt21", "cocoon")):

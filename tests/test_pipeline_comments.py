@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 from test_store_schema import NOW, add_page
 
 from extractor.records import CommentRecord
-from store.comments import Observation, comment_dicts, fingerprint, merge, refresh_article
+from store import open_store, query
+from store.comments import Observation, comment_dicts, fingerprint, merge, refresh_article, upsert
 from store.sqlite import Store
 
 URL = "http://h/a"
@@ -86,19 +86,23 @@ def extraction(
     store: Store, snapshot: int, *items: tuple[str, str | None, str | None], method: str = "profile"
 ) -> None:
     with store.transaction() as db:
-        db.table("extractions").upsert(
-            {
-                "snapshot": snapshot,
-                "article": URL,
-                "site": "h",
-                "method": method,
-                "profile_version": 1,
-                "post": f"post as of snapshot {snapshot}",
-                "comments": json.dumps(comment_dicts(records(*items))),
-                "comment_count": len(items),
-                "warnings": "[]",
-            },
-            pk="snapshot",
+        upsert(
+            db,
+            "extractions",
+            [
+                {
+                    "snapshot": snapshot,
+                    "article": URL,
+                    "site": "h",
+                    "method": method,
+                    "profile_version": 1,
+                    "post": f"post as of snapshot {snapshot}",
+                    "comments": json.dumps(comment_dicts(records(*items))),
+                    "comment_count": len(items),
+                    "warnings": "[]",
+                }
+            ],
+            ("snapshot",),
         )
         refresh_article(db, URL)
 
@@ -107,8 +111,8 @@ def table(store: Store, name: str) -> list[dict]:
     return list(store.db.query(f"SELECT * FROM {name} ORDER BY 1, 2"))
 
 
-def test_store_rows_follow_the_extractions_idempotently(tmp_path: Path) -> None:
-    store = Store(tmp_path / "blogs.db")
+def test_store_rows_follow_the_extractions_idempotently(fresh_db: str) -> None:
+    store = open_store(fresh_db)
     first = add_page(store, URL, b"<p>v1</p>", at=NOW)
     again = add_page(store, URL, b"<p>v2</p>", kind="refetch", at=NOW + 3600)
     extraction(store, first)
@@ -124,6 +128,4 @@ def test_store_rows_follow_the_extractions_idempotently(tmp_path: Path) -> None:
     extraction(store, again, A, C, method="batch")
     texts = {c["text"]: c for c in table(store, "comments")}
     assert set(texts) == {A[0], C[0]} and texts[A[0]]["gone_at"] is None
-    assert store.db.execute(
-        "SELECT COUNT(*) FROM comments_fts WHERE comments_fts MATCH '\"参考になり\"'"
-    ).fetchone() == (1,)
+    assert len(query.search(store.db, '"参考になり"', where="comments")) == 1

@@ -10,9 +10,10 @@ from test_store_schema import NOW, add_page
 from extractor.records import CommentRecord
 from extractor.scoring import tokenize
 from pipelines.feedcheck import parse_comment_feed
+from store import open_store
 from store.clock import to_iso
 from store.commentfeeds import check_sites, site_agreement, store_feed_comments
-from store.comments import comment_dicts, refresh_article
+from store.comments import comment_dicts, refresh_article, upsert
 from store.sqlite import Store
 
 
@@ -24,19 +25,23 @@ def truth_of(corpus_root: Path, name: str) -> dict:
 def extracted(store: Store, snapshot: int, url: str, comments: list[tuple[str, str]]) -> None:
     records = [CommentRecord(text=t, author=a, position=i) for i, (t, a) in enumerate(comments)]
     with store.transaction() as db:
-        db.table("extractions").upsert(
-            {
-                "snapshot": snapshot,
-                "article": url,
-                "site": "h",
-                "method": "profile",
-                "profile_version": 1,
-                "post": "post",
-                "comments": json.dumps(comment_dicts(records)),
-                "comment_count": len(records),
-                "warnings": "[]",
-            },
-            pk="snapshot",
+        upsert(
+            db,
+            "extractions",
+            [
+                {
+                    "snapshot": snapshot,
+                    "article": url,
+                    "site": "h",
+                    "method": "profile",
+                    "profile_version": 1,
+                    "post": "post",
+                    "comments": json.dumps(comment_dicts(records)),
+                    "comment_count": len(records),
+                    "warnings": "[]",
+                }
+            ],
+            ("snapshot",),
         )
         refresh_article(db, url)
 
@@ -55,8 +60,8 @@ def test_comment_feed_entries_are_the_page_comments(corpus_root: Path) -> None:
     assert parse_comment_feed(b"<html><body>not a feed</body></html>", "http://h/feed/") == []
 
 
-def test_agreement_per_site_and_a_warning_when_it_falls(tmp_path: Path, corpus_root: Path) -> None:
-    store = Store(tmp_path / "blogs.db")
+def test_agreement_per_site_and_a_warning_when_it_falls(fresh_db: str, corpus_root: Path) -> None:
+    store = open_store(fresh_db)
     pages = {}
     for name in ("28", "25"):
         truth = truth_of(corpus_root, name)

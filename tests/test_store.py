@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,8 +13,10 @@ from scrapy.exceptions import DropItem
 
 from crawler.items import PageItem
 from pipelines.persist import PersistPagePipeline
+from store import StoreBackend, open_store
 from store.clock import from_iso, to_iso
-from store.sqlite import Store, gunzip_body
+from store.pages import gunzip_body
+from store.sqlite import Store
 
 NOW = 1_800_000_000.0
 FEED = "http://h/feed/"
@@ -36,10 +39,11 @@ def article(url: str, guid: str | None = None, published: float | None = NOW - 6
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Store:
-    s = Store(tmp_path / "blogs.db")
-    s.sync_feeds([(FEED, "h")], NOW)
-    return s
+def store(fresh_db: str) -> Iterator[StoreBackend]:
+    """A new store on each backend (tests/conftest.py fresh_db), with one feed."""
+    with open_store(fresh_db) as s:
+        s.sync_feeds([(FEED, "h")], NOW)
+        yield s
 
 
 def test_schema_is_created_once_with_wal_and_foreign_keys(tmp_path: Path) -> None:
@@ -64,7 +68,7 @@ def test_old_database_gains_new_columns(tmp_path: Path) -> None:
         assert "mute_reason" in s.db.table("feeds").columns_dict
 
 
-def test_feeds_are_due_until_polled_and_state_survives_resync(store: Store) -> None:
+def test_feeds_are_due_until_polled_and_state_survives_resync(store: StoreBackend) -> None:
     assert [f["url"] for f in store.due_feeds([FEED], NOW)] == [FEED]
     inserted = store.record_feed_ok(
         FEED,
@@ -102,7 +106,7 @@ def test_feeds_are_due_until_polled_and_state_survives_resync(store: Store) -> N
     assert row is not None and row["not_modified"] == 1 and row["etag"] is None  # the 200 at +700 sent none
 
 
-def test_failures_backoff_mute_and_unmute(store: Store) -> None:
+def test_failures_backoff_mute_and_unmute(store: StoreBackend) -> None:
     assert store.record_feed_failure(FEED, now=NOW, status=500, error="HTTP 500", next_check=NOW + 300, mute=None) == 1
     assert store.record_feed_failure(FEED, now=NOW, status=None, error="dns", next_check=NOW + 600, mute=None) == 2
     assert store.due_feeds([FEED], NOW + 599) == []
@@ -118,7 +122,7 @@ def test_failures_backoff_mute_and_unmute(store: Store) -> None:
     assert row is not None and row["failures"] == 0
 
 
-def test_save_page_stores_gzip_and_schedules_refetches(store: Store) -> None:
+def test_save_page_stores_gzip_and_schedules_refetches(store: StoreBackend) -> None:
     store.record_feed_ok(
         FEED,
         now=NOW,
@@ -187,7 +191,7 @@ def test_save_page_stores_gzip_and_schedules_refetches(store: Store) -> None:
     assert store.due_articles([FEED], NOW + 10**6) == []
 
 
-def test_next_due_and_article_failures(store: Store) -> None:
+def test_next_due_and_article_failures(store: StoreBackend) -> None:
     assert store.next_due([FEED]) == 0.0  # never polled: due now
     store.record_feed_ok(
         FEED, now=NOW, status=200, next_check=NOW + 600, interval=600, new_articles=[article("http://h/a")]
@@ -210,11 +214,11 @@ def test_next_due_and_article_failures(store: Store) -> None:
     assert store.next_due([]) is None
 
 
-def test_readers_are_not_blocked_by_an_open_write(store: Store, tmp_path: Path) -> None:
-    reader = sqlite3.connect(tmp_path / "blogs.db", timeout=1)
-    with store.transaction() as db:
+def test_readers_are_not_blocked_by_an_open_write(store: StoreBackend, fresh_db: str) -> None:
+    with open_store(fresh_db, read_only=True) as reader, store.transaction() as db:
         db.execute("UPDATE feeds SET title = 'x'")
-        assert reader.execute("SELECT COUNT(*) FROM feeds").fetchone() == (1,)  # WAL: no lock wait
+        # SQLite's WAL, PostgreSQL's MVCC: no lock wait, and the reader sees the committed state
+        assert reader.db.execute("SELECT COUNT(*), MAX(title) FROM feeds").fetchone() == (1, None)
 
 
 def page(url: str = "http://h/a", **kw: object) -> PageItem:

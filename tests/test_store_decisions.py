@@ -3,38 +3,35 @@
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 from test_pipeline_batches import corpus_pages, stored
 
 from pipelines import jobs
-from store.sqlite import Store
+from store import open_store
 
 SITE = "tt21"
 
 
 def test_batch_and_profile_extractions_store_method_confidence_and_date_precision(
-    tmp_path: Path, corpus_root: Path
+    fresh_db: str, corpus_root: Path
 ) -> None:
-    db = tmp_path / "blogs.db"
-    store = Store(db)
+    store = open_store(fresh_db)
     truth = corpus_pages(corpus_root, SITE)
     stored(store, truth[:10], SITE)
-    cfg = jobs.JobConfig(str(db), batch_size=10)
+    cfg = jobs.JobConfig(fresh_db, batch_size=10)
     assert jobs.run_batch(cfg, 1).pages == 10
     later = stored(store, truth[10:14], SITE, start=20)
     assert jobs.run_pages(cfg, SITE, later).pages == 4
-    store.close()
 
-    conn = sqlite3.connect(db)
-    decided = dict(conn.execute("SELECT method, GROUP_CONCAT(DISTINCT decided_by) FROM extractions GROUP BY method"))
+    conn = store.db
+    decided = dict(conn.execute("SELECT DISTINCT method, decided_by FROM extractions").fetchall())
     assert decided == {"batch": "set", "profile": "profile"}
-    confidences = [c for (c,) in conn.execute("SELECT confidence FROM extractions")]
+    confidences = [c for (c,) in conn.execute("SELECT confidence FROM extractions").fetchall()]
     assert all(0.5 <= c <= 0.9 for c in confidences), confidences
     posts = conn.execute("SELECT COUNT(*) FROM posts WHERE decided_by IS NOT NULL AND confidence > 0").fetchone()
     assert posts[0] == 14
     # tt21 dates its comments with <time datetime> to the second: every dated comment says so.
-    precisions = dict(conn.execute("SELECT date_precision, COUNT(*) FROM comments GROUP BY date_precision"))
+    precisions = dict(conn.execute("SELECT date_precision, COUNT(*) FROM comments GROUP BY date_precision").fetchall())
     assert set(precisions) == {"second"} and precisions["second"] > 0
-    conn.close()
+    store.close()

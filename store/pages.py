@@ -1,0 +1,106 @@
+"""Storing fetched pages: the snapshot row and its article's schedule, in one transaction (both backends).
+
+store.save_page(article=url, site="demo", kind="first", url=url, request_url=url, status=200,
+                headers={}, body=b"<html>…", fetched_at=time.time(), offsets=[3600])
+
+Bodies are stored gzip-compressed (deterministic: the same page gives the same blob); the raw
+size is kept in `body_size`, the stored size is `length(body)`.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+from collections.abc import Sequence
+
+from store.clock import from_iso, next_refetch, refetch_base, to_iso
+from store.crawlstate import StoreBase
+
+
+def gzip_body(body: bytes) -> bytes:
+    """Deterministic gzip (mtime 0): the same page always gives the same blob."""
+    return gzip.compress(body, compresslevel=6, mtime=0)
+
+
+def gunzip_body(blob: bytes) -> bytes:
+    """The raw page bytes of a snapshot's `body`: gunzip_body(gzip_body(b"x")) == b"x"."""
+    return gzip.decompress(blob)
+
+
+class PageState(StoreBase):
+    """Fetched article pages (`snapshots`)."""
+
+    def save_page(
+        self,
+        *,
+        article: str,
+        site: str,
+        kind: str,
+        url: str,
+        request_url: str,
+        status: int,
+        headers: dict[str, list[str]],
+        body: bytes,
+        fetched_at: float,
+        offsets: Sequence[float],
+        slash_comments: int | None = None,
+        comment_feed_sig: str | None = None,
+        comment_feed_etag: str | None = None,
+        comment_feed_last_modified: str | None = None,
+    ) -> int:
+        """Commit a fetched page and advance its article's schedule atomically; returns the snapshot id.
+
+        Idempotent: the same (article, fetched_at) is stored once.
+        """
+        stamp = to_iso(fetched_at)
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO snapshots (article, site, kind, url, request_url, status, headers, body,"
+                " body_size,"
+                " body_sha256, fetched_at) VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
+                [
+                    article,
+                    site,
+                    kind,
+                    url,
+                    request_url,
+                    status,
+                    json.dumps(headers, ensure_ascii=False),
+                    gzip_body(body),
+                    len(body),
+                    hashlib.sha256(body).hexdigest(),
+                    stamp,
+                ],
+            )
+            snap = db.execute(
+                "SELECT id FROM snapshots WHERE article = ? AND fetched_at = ?", [article, stamp]
+            ).fetchone()
+            row = db.execute("SELECT published, first_fetched_at FROM articles WHERE url = ?", [article]).fetchone()
+            published = from_iso(row[0]) if row else None
+            first = (from_iso(row[1]) if row and row[1] else None) or fetched_at
+            due = next_refetch(refetch_base(published, first), offsets, fetched_at)
+            db.execute(
+                "UPDATE articles SET first_fetched_at = COALESCE(first_fetched_at, :now),"
+                " last_fetched_at = :now,"
+                " fetches = fetches + 1, state = :state, next_fetch_at = :next, failures = 0,"
+                " last_status = :status, last_error = NULL,"
+                " slash_at_fetch = COALESCE(:slash, slash_comments),"
+                " comment_feed_sig = COALESCE(:sig, comment_feed_sig),"
+                " comment_feed_etag = CASE WHEN :sig IS NULL THEN comment_feed_etag ELSE :etag END,"
+                " comment_feed_last_modified ="
+                " CASE WHEN :sig IS NULL THEN comment_feed_last_modified ELSE :lm END"
+                " WHERE url = :url",
+                {
+                    "url": article,
+                    "now": stamp,
+                    "state": "active" if due else "done",
+                    "next": to_iso(due) if due else None,
+                    "status": status,
+                    "slash": slash_comments,
+                    "sig": comment_feed_sig,
+                    "etag": comment_feed_etag,
+                    "lm": comment_feed_last_modified,
+                },
+            )
+        return int(snap[0])

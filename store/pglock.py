@@ -1,0 +1,113 @@
+"""One crawl at a time per PostgreSQL store: a session-level advisory lock, the counterpart of the lock file.
+
+with PgRunLock("postgresql://u@h/blogs") as lock: assert lock.acquired
+
+The lock lives as long as the connection that took it: PostgreSQL frees it when the process dies
+(kill -9 included) because the connection closes. The connection's application_name carries the
+holder's host and pid, so a refused crawl can say who holds it, and `store.runs` can tell a live
+run from a crashed one.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+from typing import Any
+
+import psycopg
+
+RUN_LOCK_KEY = 0x62686372  # "bhcr": the crawl's session lock (WRITE_LOCK_KEY is the per-transaction one)
+_HOLDER_PREFIX = "blog-harvester crawl"
+
+# Locks held by this process: url -> lock (a second acquire in the same process succeeds, as flock's)
+_HELD: dict[str, PgRunLock] = {}
+
+
+def holder_name(pid: int | None = None) -> str:
+    return f"{_HOLDER_PREFIX} {socket.gethostname()} pid {pid or os.getpid()}"
+
+
+def lock_holders(db: Any) -> list[str]:
+    """application_name of every session holding the run lock (store.sql.Database `db`)."""
+    rows = db.execute(
+        "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+        " WHERE l.locktype = 'advisory' AND l.granted AND l.classid = 0 AND l.objid = ?",
+        [RUN_LOCK_KEY],
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
+def local_pid(name: str) -> int | None:
+    """The pid in a holder name when the holder runs on this host: local_pid(holder_name(7)) == 7."""
+    found = re.fullmatch(rf"{_HOLDER_PREFIX} (\S+) pid (\d+)", name)
+    if not found or found.group(1) != socket.gethostname():
+        return None
+    return int(found.group(2))
+
+
+class PgRunLock:
+    """Non-blocking exclusive crawl lock on the store at `url` (same interface as crawler.lock.RunLock)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._conn: psycopg.Connection[Any] | None = None
+        self._nested = False
+
+    @property
+    def acquired(self) -> bool:
+        return self._conn is not None or self._nested
+
+    def acquire(self) -> bool:
+        """Take the lock if free; False at once if another session holds it. OSError when the
+        server cannot be reached (the crawl reports it as a store it cannot open)."""
+        if self.acquired:
+            return True
+        if self.url in _HELD:
+            self._nested = True
+            return True
+        try:
+            conn = psycopg.connect(self.url, autocommit=True, application_name=holder_name(), connect_timeout=30)
+        except psycopg.OperationalError as exc:
+            raise OSError(str(exc).strip().splitlines()[0] if str(exc).strip() else "cannot connect") from None
+        taken = conn.execute("SELECT pg_try_advisory_lock(%s)", [RUN_LOCK_KEY]).fetchone()
+        if not taken or not taken[0]:
+            conn.close()
+            return False
+        self._conn = conn
+        _HELD[self.url] = self
+        return True
+
+    def holder(self) -> str:
+        """Who holds the lock (host and pid), for the error message."""
+        try:
+            with psycopg.connect(self.url, autocommit=True, connect_timeout=30) as conn:
+                rows = conn.execute(
+                    "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+                    " WHERE l.locktype = 'advisory' AND l.granted AND l.classid = 0 AND l.objid = %s",
+                    [RUN_LOCK_KEY],
+                ).fetchall()
+        except psycopg.Error:
+            return "unknown process"
+        names = [r[0].removeprefix(_HOLDER_PREFIX).strip() for r in rows]
+        return ", ".join(names) or "unknown process"
+
+    def release(self) -> None:
+        if self._nested:
+            self._nested = False
+            return
+        if self._conn is None:
+            return
+        if _HELD.get(self.url) is self:
+            del _HELD[self.url]
+        try:
+            self._conn.close()  # the session ends, and the lock with it
+        finally:
+            self._conn = None
+
+    def __enter__(self) -> PgRunLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
