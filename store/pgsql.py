@@ -177,9 +177,11 @@ class PgDatabase:
             rows = cur.fetchall() if cur.description else []
         return iter(rows)
 
-    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> int:
         with self._connection() as conn:
-            conn.cursor().executemany(to_postgres(sql), [list(r) for r in rows])  # type: ignore[arg-type]
+            cur = conn.cursor()
+            cur.executemany(to_postgres(sql), [list(r) for r in rows])  # type: ignore[arg-type]
+            return max(cur.rowcount, 0)
 
     def insert_row(self, table: str, row: dict[str, Any]) -> None:
         cols = list(row)

@@ -41,7 +41,9 @@ class Database(Protocol):
 
     def query(self, sql: str, params: Params | None = None) -> Iterator[dict[str, Any]]: ...
 
-    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> int:
+        """Run `sql` once per row; returns the rows changed in all."""
+        ...
 
     def insert_row(self, table: str, row: dict[str, Any]) -> None: ...
 
@@ -59,8 +61,8 @@ class SqliteDatabase(sqlite_utils.Database):
 
     dialect = "sqlite"
 
-    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        self.conn.executemany(sql, rows)
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> int:
+        return int(self.conn.executemany(sql, rows).rowcount)
 
     def insert_row(self, table: str, row: dict[str, Any]) -> None:
         cols = list(row)
