@@ -1,5 +1,6 @@
-"""`scrapy sites [--format table|jsonl|csv]`: per site articles, pages, posts, comments, batch fill,
-profile version and age, comment-feed agreement and the last error."""
+"""`scrapy sites [--format table|jsonl|csv]`: per site articles, pages, the mean page size as fetched
+and as stored (`page_kb`, KiB: "87.4 -> 16.2", gzip), posts, comments, batch fill, profile version
+and age, comment-feed agreement and the last error."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from store import query
 
 class Command(StoreCommand, ScrapyCommand):
     def short_desc(self) -> str:
-        return "Per site: articles, pages, posts, comments, batch fill, profile, comment-feed check, last error"
+        return "Per site: articles, pages, page size, posts, comments, batch, profile, comment-feed check, last error"
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)

@@ -86,6 +86,7 @@ class PostgresStore(PageState, BatchState, ExtractionState, CrawlState, RunBook)
     def _open(self, create: bool) -> None:
         if self.schema_is_current():
             return
+        self._refuse_newer()
         has_tables = self.db.has_table("snapshots")
         if self.read_only or (not create and not has_tables):
             what = "an older store: run a crawl or reextract to upgrade it" if has_tables else "not a store"
@@ -123,14 +124,18 @@ class PostgresStore(PageState, BatchState, ExtractionState, CrawlState, RunBook)
         wanted |= {trigram_index(t, c) for t, cols in FTS.items() for c in cols}
         return wanted <= indexes and applied_version(self.db) == SCHEMA_VERSION
 
+    def _refuse_newer(self) -> None:
+        found = applied_version(self.db)
+        if found > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.shown} was written by a newer blog-harvester (schema version {found},"
+                f" this one knows {SCHEMA_VERSION}): upgrade the harvester"
+            )
+
     def ensure_schema(self) -> None:
         """Create missing tables, columns and indexes, then apply pending migrations, in one transaction."""
         with self.db.transaction() as db:
-            if applied_version(db) > SCHEMA_VERSION:
-                raise StoreError(
-                    f"{self.shown} was written by a newer blog-harvester (schema version {applied_version(db)},"
-                    f" this one knows {SCHEMA_VERSION}): upgrade the harvester"
-                )
+            self._refuse_newer()
             db.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
             for name, (columns, pk, fks, defaults) in TABLES.items():
                 present = db.columns(name)

@@ -34,6 +34,7 @@ SITE_FIELDS = [
     "site",
     "articles",
     "pages",
+    "page_kb",
     "posts",
     "comments",
     "batch",
@@ -83,10 +84,15 @@ def _count(db: Database, sql: str) -> dict[str, int]:
 
 
 def sites(db: Database, now: float | None = None) -> list[dict[str, Any]]:
-    """One summary row per site: counts, batch fill, profile version and age, comment-feed check, last error."""
+    """One summary row per site: counts, mean page size fetched -> stored, batch fill, profile version
+    and age, comment-feed check, last error."""
     now = time.time() if now is None else now
     articles = _count(db, "SELECT site, COUNT(*) FROM articles GROUP BY site")
     pages = _count(db, "SELECT site, COUNT(*) FROM snapshots GROUP BY site")
+    sizes = {
+        r[0]: (float(r[1] or 0), float(r[2] or 0))
+        for r in db.execute("SELECT site, AVG(body_size), AVG(LENGTH(body)) FROM snapshots GROUP BY site").fetchall()
+    }
     posts_n = _count(db, "SELECT site, COUNT(*) FROM posts GROUP BY site")
     comments_n = _count(db, "SELECT site, COUNT(*) FROM comments WHERE gone_at IS NULL GROUP BY site")
     out = []
@@ -117,6 +123,8 @@ def sites(db: Database, now: float | None = None) -> list[dict[str, Any]]:
                 "site": name,
                 "articles": articles.get(name, 0),
                 "pages": pages.get(name, 0),
+                # mean page as fetched -> as stored (gzip), in KiB: what a page costs the store
+                "page_kb": f"{sizes[name][0] / 1024:.1f} -> {sizes[name][1] / 1024:.1f}" if name in sizes else None,
                 "posts": posts_n.get(name, 0),
                 "comments": comments_n.get(name, 0),
                 "batch": f"{batch['members']}/{batch['size']}" if batch else "0",

@@ -68,3 +68,16 @@ def test_reading_ratios_run(one_site: Path) -> None:
     # the tokenizer floor is printed when the streaming reader is built, and is below reading
     assert (floor is None) == (_csax is None)
     assert floor is None or 0 < floor < reading
+
+
+def test_page_compression_prints_the_store_codec(corpus_root: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "page_compression.py"), "--corpus", str(corpus_root)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    line = next(row for row in done.stdout.splitlines() if row.startswith("gzip-6"))
+    kib, ratio = float(line.split()[1]), float(line.split()[2])
+    assert "<- the store" in line and kib > 0 and ratio > 2

@@ -22,6 +22,7 @@ import pytest
 from crawl_helpers import PROJECT, _env, run_crawl, write_feeds
 
 from farm import BlogFarm
+from farm.postgres import PostgresServer
 
 README = PROJECT / "README.md"
 VENV_BIN = Path(sys.executable).parent
@@ -37,7 +38,11 @@ NOT_RUN = {
     "scripts/make_theme_corpus.py": "run with evaluate by test_themes_extra_corpus",
     "scripts/make_engine_corpus.py": "run with evaluate by test_engine_corpus",
     "bench/": "the benches run (reduced) in test_bench_scripts",
+    "crawl blogs -s BLOGS_DB=postgresql": "crawls the feeds in feeds.txt (internet); the crawl into PostgreSQL runs"
+    " against the farm in test_crawl_e2e",
 }
+# The README's example database; the examples run against a private server's database instead.
+README_PG_URL = "postgresql://harvester@db.example.org/blogs"
 
 
 def readme_blocks(lang: str) -> list[str]:
@@ -128,7 +133,8 @@ def test_readme_python_example_runs(monkeypatch: pytest.MonkeyPatch, corpus_root
 
 
 @pytest.mark.slow
-def test_readme_shell_examples_run(user_folder: Path) -> None:
+def test_readme_shell_examples_run(user_folder: Path, pg_server: PostgresServer) -> None:
+    pg_url = pg_server.new_database()
     conn = sqlite3.connect(user_folder / "blogs.db")
     url = conn.execute("SELECT url FROM articles WHERE site = 'tt21' ORDER BY url LIMIT 1").fetchone()[0]
     conn.close()
@@ -139,7 +145,7 @@ def test_readme_shell_examples_run(user_folder: Path) -> None:
         line = (
             line.replace("sqlite-utils ", f"{VENV_BIN}/sqlite-utils ", 1) if line.startswith("sqlite-utils") else line
         )
-        line = re.sub(r"^python ", f"{sys.executable} ", line)
+        line = re.sub(r"^python ", f"{sys.executable} ", line).replace(README_PG_URL, pg_url)
         for command in expand(line, "tt21", url):
             done = run_line(command, user_folder)
             assert done.returncode == 0, f"{command}\n{done.stdout[-1500:]}\n{done.stderr[-3000:]}"

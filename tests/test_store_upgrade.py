@@ -18,11 +18,11 @@ import sys
 from pathlib import Path
 
 import pytest
-import sqlite_utils
 from crawl_helpers import PROJECT, _env
 
-from store import Store, StoreError
+from store import Store, StoreError, open_store
 from store.migrations import MIGRATIONS, SCHEMA_VERSION, Migration, applied_version, migrate
+from store.sql import Database
 from store.storefile import APPLICATION_ID
 
 OLD_STORE = Path(__file__).parent / "data" / "store-d407918.db.gz"
@@ -116,17 +116,17 @@ def test_a_new_store_records_the_schema_version_and_an_old_one_gets_it_on_upgrad
     assert counts(old_store) == OLD_COUNTS  # the upgrade itself adds and removes no row
 
 
-def test_pending_migrations_run_once_in_order_inside_the_transaction(tmp_path: Path) -> None:
+def test_pending_migrations_run_once_in_order_inside_the_transaction(fresh_db: str) -> None:
     ran: list[int] = []
 
     def note(version: int) -> Migration:
         return Migration(version, f"test {version}", lambda db: ran.append(version))
 
-    def broken(db: sqlite_utils.Database) -> None:
+    def broken(db: Database) -> None:
         db.execute("UPDATE sites SET title = 'half done'")
         raise RuntimeError("migration 4 failed")
 
-    with Store(tmp_path / "blogs.db") as store:
+    with open_store(fresh_db) as store:
         with store.transaction() as db:
             db.execute("INSERT INTO sites (name, added_at) VALUES ('a', 'now')")
         later = (*MIGRATIONS, note(2), note(3))
@@ -143,9 +143,9 @@ def test_pending_migrations_run_once_in_order_inside_the_transaction(tmp_path: P
             migrate(db, now=0.0, migrations=(*later, note(3)))
 
 
-def test_a_store_from_a_newer_release_is_refused(tmp_path: Path) -> None:
-    db = tmp_path / "blogs.db"
-    with Store(db) as store, store.transaction() as conn:
+def test_a_store_from_a_newer_release_is_refused(fresh_db: str) -> None:
+    with open_store(fresh_db) as store, store.transaction() as conn:
         conn.execute("INSERT INTO schema_migrations VALUES (?, 'from the future', 'now')", [SCHEMA_VERSION + 1])
-    with pytest.raises(StoreError, match="newer blog-harvester"):
-        Store(db)
+    for read_only in (False, True):
+        with pytest.raises(StoreError, match="newer blog-harvester"):
+            open_store(fresh_db, read_only=read_only)
