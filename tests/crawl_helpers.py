@@ -18,9 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import psycopg
 from scrapy.resolver import CachingThreadedResolver
 from twisted.internet import defer
 from twisted.internet.error import DNSLookupError
+
+from store.pgsql import to_postgres
+from store.postgres import is_database_url
 
 PROJECT = Path(__file__).resolve().parents[1]
 
@@ -61,7 +65,7 @@ def write_feeds(path: Path, lines: Sequence[str]) -> Path:
 
 
 def crawl_command(
-    feeds: Path, db: Path, *args: str, settings: dict[str, str] | None = None, clock_offset: float = 0.0
+    feeds: Path, db: Path | str, *args: str, settings: dict[str, str] | None = None, clock_offset: float = 0.0
 ) -> list[str]:
     cmd = [sys.executable, "-m", "scrapy", "crawl", "blogs", "-a", f"feeds={feeds}", *args]
     merged = {**TEST_SETTINGS, "BLOGS_DB": str(db), "BLOGS_CLOCK_OFFSET": f"{clock_offset:.3f}", **(settings or {})}
@@ -77,7 +81,7 @@ def clock_offset(clock: Any | None) -> float:
 
 def run_crawl(
     feeds: Path,
-    db: Path,
+    db: Path | str,
     *args: str,
     settings: dict[str, str] | None = None,
     clock: Any | None = None,
@@ -99,7 +103,7 @@ def run_crawl(
 
 def start_crawl(
     feeds: Path,
-    db: Path,
+    db: Path | str,
     *args: str,
     settings: dict[str, str] | None = None,
     clock: Any | None = None,
@@ -135,7 +139,15 @@ def _env() -> dict[str, str]:
     return env
 
 
-def rows(db: Path, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+def rows(db: Path | str, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    """The rows of `sql` (SQLite's dialect) on the store at `db`: a file, or a postgresql:// URL."""
+    if is_database_url(str(db)):
+        try:
+            with psycopg.connect(str(db), autocommit=True, cursor_factory=psycopg.ClientCursor) as pg:
+                return [tuple(r) for r in pg.execute(to_postgres(sql), list(params)).fetchall()]
+        except psycopg.errors.UndefinedTable:
+            return []  # the crawl has not created the schema yet
+    db = Path(db)
     if not db.exists():
         return []
     conn = sqlite3.connect(db, timeout=30)
@@ -147,12 +159,12 @@ def rows(db: Path, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]
         conn.close()
 
 
-def max_run_id(db: Path) -> int:
+def max_run_id(db: Path | str) -> int:
     found = rows(db, "SELECT MAX(id) FROM runs")
     return int(found[0][0] or 0) if found else 0
 
 
-def run_stats(db: Path, after: int = 0) -> dict[str, Any]:
+def run_stats(db: Path | str, after: int = 0) -> dict[str, Any]:
     """Stats of the newest finished run with an id above `after` ({} if none)."""
     found = rows(db, "SELECT stats FROM runs WHERE stats IS NOT NULL AND id > ? ORDER BY id DESC LIMIT 1", [after])
     return json.loads(found[0][0]) if found else {}

@@ -21,7 +21,8 @@ import pytest
 from crawl_helpers import PROJECT, _env
 
 from extractor.records import CommentRecord
-from store import query
+from farm.postgres import PostgresServer
+from store import StoreBackend, open_store, query
 from store.clock import to_iso
 from store.comments import comment_dicts, refresh_article, upsert
 from store.searchquery import parse_search
@@ -65,7 +66,7 @@ POSTS: list[tuple[str, str, str, str, float, list[tuple[str, str]]]] = [
 
 
 def add_post(
-    store: Store, site: str, url: str, title: str, text: str, published: float, coms: list[tuple[str, str]]
+    store: StoreBackend, site: str, url: str, title: str, text: str, published: float, coms: list[tuple[str, str]]
 ) -> None:
     """A feed entry, its stored page and its extraction, through the crawler's own store writers."""
     feed = f"http://127.0.0.1/{site}/feed/"
@@ -229,8 +230,8 @@ def test_since_filters_in_utc_and_rejects_what_it_cannot_read(db: Path) -> None:
 # ---------------------------------------------------------------- search
 
 
-def search(db: Path, text: str, where: str = "posts", scan: bool | None = None) -> set[str]:
-    with Store(db) as store:
+def search(db: Path | str, text: str, where: str = "posts", scan: bool | None = None) -> set[str]:
+    with open_store(db, read_only=True) as store:
         return {hit["url"] for hit in query.search(store.db, text, where, limit=50, scan=scan)}
 
 
@@ -261,10 +262,28 @@ def test_search_syntax_means_the_same_in_fts_and_in_the_scan(db: Path, text: str
         assert search(db, text, scan=False) == QUERIES[text]
 
 
-def test_search_in_comments_by_phrase_author_and_short_terms(db: Path) -> None:
-    assert search(db, '"shooting board"', "comments") == {LONG}
-    assert search(db, '"Maya Keller" OR Ann', "comments") == {LONG, f"{EN}/keyboard-trays/"}
-    assert search(db, "参考 NOT 週末", "comments") == set()
+@pytest.fixture(scope="module")
+def pg_db(pg_server: PostgresServer) -> str:
+    """The same posts and comments in a PostgreSQL store."""
+    url = pg_server.new_database()
+    with open_store(url) as store:
+        for site, post_url, title, text, published, coms in POSTS:
+            add_post(store, site, post_url, title, text, published, coms)
+    return url
+
+
+@pytest.mark.parametrize("text", sorted(QUERIES))
+def test_search_syntax_means_the_same_on_postgresql(pg_db: str, text: str) -> None:
+    assert search(pg_db, text) == QUERIES[text]
+
+
+@pytest.mark.parametrize("on", ["sqlite", "postgresql"])
+def test_search_in_comments_by_phrase_author_and_short_terms(db: Path, pg_db: str, on: str) -> None:
+    where = db if on == "sqlite" else pg_db
+    assert search(where, '"shooting board"', "comments") == {LONG}
+    assert search(where, '"Maya Keller" OR Ann', "comments") == {LONG, f"{EN}/keyboard-trays/"}
+    assert search(where, "参考 NOT 週末", "comments") == set()
+    assert search(where, "100%", "comments") == search(where, "a_b", "comments") == set()  # LIKE wildcards are text
 
 
 def test_search_phrase_through_the_command(db: Path) -> None:

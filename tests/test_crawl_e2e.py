@@ -24,14 +24,15 @@ def page_requests(farm: BlogFarm, site: FarmSite) -> dict[str, list]:
     return {a.url: farm.requests_for(a.url) for a in site.articles}
 
 
-def test_first_run_fetches_each_article_once_second_run_gets_304(farm: BlogFarm, tmp_path: Path) -> None:
+def test_first_run_fetches_each_article_once_second_run_gets_304(farm: BlogFarm, tmp_path: Path, fresh_db: str) -> None:
+    """Once on each backend (conftest.fresh_db): a SQLite file, a PostgreSQL database."""
     t0 = time.time()
     farm.clock.set(t0)
     rss = farm.add_generated_blog("rss", articles=12, start=t0 - 12 * HOUR, interval=HOUR, seed=3)
     atom = farm.add_generated_blog("atom", articles=5, start=t0 - 5 * HOUR, interval=HOUR, seed=4, feed_format="atom")
     future = farm.add_generated_blog("later", articles=3, start=t0 - HOUR, interval=2 * HOUR, seed=5)
     feeds = write_feeds(tmp_path / "feeds.txt", [rss.feed_line(), atom.feed_line(), future.feed_line()])
-    db = tmp_path / "blogs.db"
+    db = fresh_db
     settings = {"REFETCH_AFTER": "7d"}  # no re-fetch falls due during this test
 
     first = run_crawl(feeds, db, settings=settings, clock=farm.clock)
