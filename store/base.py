@@ -43,6 +43,19 @@ class StoreBackend(Protocol):
         """One write transaction, the store's write lock taken first (nested calls join the outer one)."""
         ...
 
+    # -- site leases: which crawler worker fetches which site (store.leases) --
+    def claim_sites(self, owner: str, sites: Sequence[str], *, now: float, lease: float, limit: int) -> list[str]:
+        """Renew `owner`'s leases among `sites`, claim free or lapsed ones up to `limit`; the sites held."""
+        ...
+
+    def renew_leases(self, owner: str, *, now: float, lease: float) -> list[str]:
+        """Extend every lease `owner` still holds; returns those sites."""
+        ...
+
+    def release_sites(self, owner: str, sites: Sequence[str] | None = None) -> int:
+        """Give up `owner`'s leases (all, or those of `sites`)."""
+        ...
+
     # -- crawl state: feeds and articles (store.crawlstate) --
     def sync_feeds(self, sources: Iterable[tuple[str, str]], now: float) -> None:
         """Register (url, site name) pairs from the feeds file; existing feeds keep their state."""

@@ -22,6 +22,7 @@ import psycopg
 from store.batches import BatchState
 from store.crawlstate import CrawlState
 from store.extractions import ExtractionState
+from store.leases import LeaseBook
 from store.migrations import SCHEMA_VERSION, applied_version, migrate
 from store.pages import PageState
 from store.pglock import local_pid, lock_holders
@@ -51,7 +52,7 @@ def trigram_index(table: str, column: str) -> str:
     return f"idx_{table}_{column}_trgm"
 
 
-class PostgresStore(PageState, BatchState, ExtractionState, CrawlState, RunBook):
+class PostgresStore(PageState, LeaseBook, BatchState, ExtractionState, CrawlState, RunBook):
     """A connection pool to a PostgreSQL store; creates or upgrades the schema when opened read-write.
 
     read_only=True never creates or changes anything: a database without the store's tables is

@@ -136,6 +136,18 @@ TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, s
         [],
         {},
     ),
+    "site_leases": (
+        {
+            "site": str,  # sites.name: one crawler worker at a time fetches a site (store.leases)
+            "owner": str,  # the worker holding it: "host pid N #token"
+            "expires_at": str,  # the lease lapses then unless renewed; another worker may take it
+            "claimed_at": str,  # when the current owner took it
+            "claims": int,  # how many times the site was claimed (takeovers included)
+        },
+        "site",
+        [("site", "sites", "name")],
+        {"claims": 0},
+    ),
     # -- extraction (store.batches, pipelines.jobs) ------------------------------------
     "batches": (
         {
@@ -288,6 +300,20 @@ TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, s
         [("article", "articles", "url"), ("site", "sites", "name")],
         {},
     ),
+    # -- bulk re-extraction on Dask (store.reextractions): what a killed run resumes from --
+    "reextractions": (
+        {
+            "scope": str,  # the run's filters as given: "all", "--site S", "--since 7d", ...
+            "site": str,
+            "started_at": str,  # start of the re-extraction run (kept when it is resumed)
+            "since": str,  # the run's --since as ISO time (NULL: every page)
+            "done_at": str,  # when the site's task finished (NULL: still to do)
+            "pages": int,  # pages the task re-extracted
+        },
+        ("scope", "site"),
+        [],
+        {},
+    ),
 }
 INDEXES: list[tuple[str, list[str], bool]] = [
     ("articles", ["site", "entry_id"], True),
@@ -309,6 +335,7 @@ INDEXES: list[tuple[str, list[str], bool]] = [
     ("comment_feed_fetches", ["article", "fetched_at"], True),
     ("comment_feed_fetches", ["processed_at"], False),
     ("articles", ["site", "comment_feed_fetched_at"], False),
+    ("site_leases", ["expires_at"], False),
 ]
 # Full-text search: table -> indexed columns. Trigram tokenizer: substring search that works
 # for Japanese as for English (needs SQLite >= 3.34; query terms of 3+ characters).

@@ -49,8 +49,9 @@ class Database(Protocol):
 
     def has_table(self, name: str) -> bool: ...
 
-    def transaction(self) -> AbstractContextManager[Any]:
-        """One write transaction, the write lock taken first (nested calls join the outer one)."""
+    def transaction(self, *, lock: bool = True) -> AbstractContextManager[Any]:
+        """One write transaction, the store's write lock taken first (nested calls join the outer
+        one). lock=False: PostgreSQL rows are locked one by one instead (SQLite always locks)."""
         ...
 
     def close(self) -> None: ...
@@ -75,7 +76,7 @@ class SqliteDatabase(sqlite_utils.Database):
         return bool(self.table(name).exists())
 
     @contextmanager
-    def transaction(self) -> Iterator[SqliteDatabase]:
+    def transaction(self, *, lock: bool = True) -> Iterator[SqliteDatabase]:
         """BEGIN IMMEDIATE … COMMIT: takes the write lock up front, so read-then-write cannot deadlock."""
         conn = self.conn
         if conn.in_transaction:

@@ -26,6 +26,7 @@ from pathlib import Path
 from store.batches import BatchState
 from store.crawlstate import CrawlState
 from store.extractions import ExtractionState
+from store.leases import LeaseBook
 from store.migrations import SCHEMA_VERSION, applied_version, migrate
 from store.pages import PageState
 from store.runs import RunBook
@@ -52,7 +53,7 @@ def default_db_path(settings_value: str | None = None) -> Path:
     return here / DEFAULT_DB
 
 
-class Store(PageState, BatchState, ExtractionState, CrawlState, RunBook):
+class Store(PageState, LeaseBook, BatchState, ExtractionState, CrawlState, RunBook):
     """A connection to the blogs database; creates or upgrades the schema when opened.
 
     Store(path) is the crawl's: read-write, and a missing or empty file becomes a new store.

@@ -1,0 +1,97 @@
+"""Site leases: which crawler worker fetches which site, so that many workers share one store.
+
+held = store.claim_sites("host pid 7 #a1", ["gen1", "gen2"], now=time.time(), lease=300, limit=50)
+
+A worker fetches (polls feeds, fetches and re-fetches articles of) only the sites it holds a live
+lease on, so a site's requests come from one worker at a time and politeness settings mean the
+same with one worker or twenty. A lease is renewed while the worker works and lapses when it
+stops renewing (a killed worker, a lost machine): another worker then claims the site and finds
+its state in the store (every page is stored before it is processed). On PostgreSQL the claim is
+`SELECT … FOR UPDATE SKIP LOCKED`, so workers claiming at the same moment get disjoint sites
+without waiting for each other; on SQLite one process crawls at a time and claims always succeed.
+
+Mixed into both stores (store.sqlite.Store, store.postgres.PostgresStore).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+from collections.abc import Sequence
+
+from store.clock import to_iso
+from store.crawlstate import StoreBase
+
+FREE = ""  # expires_at of a site nobody holds: sorts before every time
+
+
+def worker_name() -> str:
+    """A lease owner name unique to this process: host, pid and a random token."""
+    return f"{socket.gethostname()} pid {os.getpid()} #{secrets.token_hex(3)}"
+
+
+class LeaseBook(StoreBase):
+    """Claim, renew and release site leases (`site_leases`)."""
+
+    def claim_sites(self, owner: str, sites: Sequence[str], *, now: float, lease: float, limit: int) -> list[str]:
+        """Renew `owner`'s leases among `sites`, then claim free or lapsed ones up to `limit` held in all.
+
+        Returns the sites `owner` holds among `sites`, sorted. Sites must exist in `sites` (the
+        table); a site whose lease lapsed is taken over (its `claims` count grows).
+        """
+        if not sites:
+            return []
+        stamp, until = to_iso(now), to_iso(now + lease)
+        marks = self._marks(sites)
+        with self.db.transaction(lock=False) as db:
+            db.executemany(
+                "INSERT INTO site_leases (site, expires_at, claims) VALUES (?, ?, 0) ON CONFLICT DO NOTHING",
+                [[site, FREE] for site in sites],
+            )
+            held = [
+                r[0]
+                for r in db.execute(
+                    f"UPDATE site_leases SET expires_at = ? WHERE owner = ? AND site IN ({marks}) RETURNING site",
+                    [until, owner, *sites],
+                ).fetchall()
+            ]
+            room = limit - len(held)
+            if room > 0:
+                skip = " FOR UPDATE SKIP LOCKED" if db.dialect == "postgresql" else ""
+                free = [
+                    r[0]
+                    for r in db.execute(
+                        f"SELECT site FROM site_leases WHERE site IN ({marks}) AND expires_at <= ?"
+                        f" AND owner IS NOT ? ORDER BY expires_at, site LIMIT ?{skip}",
+                        [*sites, stamp, owner, room],
+                    ).fetchall()
+                ]
+                if free:
+                    db.execute(
+                        f"UPDATE site_leases SET owner = ?, expires_at = ?, claimed_at = ?, claims = claims + 1"
+                        f" WHERE site IN ({self._marks(free)})",
+                        [owner, until, stamp, *free],
+                    )
+                held += free
+        return sorted(held)
+
+    def renew_leases(self, owner: str, *, now: float, lease: float) -> list[str]:
+        """Extend every lease `owner` still holds; returns those sites (a lease taken over is gone)."""
+        with self.db.transaction(lock=False) as db:
+            rows = db.execute(
+                "UPDATE site_leases SET expires_at = ? WHERE owner = ? RETURNING site", [to_iso(now + lease), owner]
+            ).fetchall()
+        return sorted(r[0] for r in rows)
+
+    def release_sites(self, owner: str, sites: Sequence[str] | None = None) -> int:
+        """Give up `owner`'s leases (all, or those of `sites`): another worker may claim them at once."""
+        where, params = "owner = ?", [owner]
+        if sites is not None:
+            if not sites:
+                return 0
+            where += f" AND site IN ({self._marks(sites)})"
+            params += list(sites)
+        with self.db.transaction(lock=False) as db:
+            cur = db.execute(f"UPDATE site_leases SET owner = NULL, expires_at = ? WHERE {where}", [FREE, *params])
+        return int(cur.rowcount)
