@@ -32,7 +32,7 @@ class BlogsSpiderBase(Spider):
     inflight_articles: set[str]
     handled: set[str]  # what a cron run has already requested: each feed and article once per run
     logged: dict[tuple[str, str], float]  # (kind, url) -> when last logged (monotonic)
-    db_path: Path
+    db_path: str  # the store: a SQLite file path or a postgresql:// URL (store.store_location)
     feeds_path: Path
     offsets: list[float]
     min_interval: float

@@ -26,11 +26,13 @@ from crawler.articlefetch import ArticleFetching
 from crawler.feedpoll import FeedPolling
 from crawler.feeds import FeedsFileError, load_feeds_file
 from crawler.items import PageItem
-from crawler.lock import RunLock
+from crawler.lock import RunLock, run_lock
 from crawler.outcome import store_failed, store_guard, summary_text
 from crawler.schedule import DEFAULT_REFETCH_AFTER, parse_durations
-from store import StoreBackend, default_db_path, open_store
+from store import StoreBackend, default_db_path, open_store, store_location
 from store.clock import to_iso
+from store.pglock import PgRunLock
+from store.postgres import redact
 
 
 def _truthy(value: Any) -> bool:
@@ -59,7 +61,7 @@ class BlogsSpider(FeedPolling, ArticleFetching):
         self.force = _truthy(force)
         self.unmute_arg = unmute
         self.store: StoreBackend | None = None
-        self.lock: RunLock | None = None
+        self.lock: RunLock | PgRunLock | None = None
         self.run_id = 0
         self.rng = random.Random()
         self.sources: dict[str, str] = {}  # feed url (as listed) -> site name
@@ -79,7 +81,7 @@ class BlogsSpider(FeedPolling, ArticleFetching):
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> BlogsSpider:
         spider = super().from_crawler(crawler, *args, **kwargs)
         s = crawler.settings
-        spider.db_path = default_db_path(s.get("BLOGS_DB"))
+        spider.db_path = store_location(s.get("BLOGS_DB"))
         spider.feeds_path = feeds_file_path(spider.feeds_arg, s.get("BLOGS_FEEDS"))
         spider.offsets = parse_durations(s.get("REFETCH_AFTER") or DEFAULT_REFETCH_AFTER)
         spider.min_interval = s.getfloat("BLOGS_FEED_MIN_INTERVAL", 300)
@@ -104,11 +106,11 @@ class BlogsSpider(FeedPolling, ArticleFetching):
     async def start(self) -> AsyncIterator[Any]:
         # The `crawl` command (commands/crawl.py) took this lock before anything opened
         # the store, so this succeeds at once; it refuses only a run started some other way.
-        self.lock = RunLock(f"{self.db_path}.lock")
+        self.lock = run_lock(self.db_path)
         if not self.lock.acquire():
             self.logger.error(
                 "Another crawl is using %s (%s); this run exits without fetching anything.",
-                self.db_path,
+                redact(self.db_path),
                 self.lock.holder(),
             )
             self.inc("blogs/runs_locked_out")
