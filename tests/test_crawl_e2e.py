@@ -50,6 +50,13 @@ def test_first_run_fetches_each_article_once_second_run_gets_304(farm: BlogFarm,
     assert first.stat("feeds_polled") == 3 and first.stat("feeds_failed") == 0
     # Adaptive poll interval: a week over the entries of the last week, at most a day.
     assert dict(rows(db, "SELECT site, interval FROM feeds")) == {"rss": 7 * 86400 / 12, "atom": 86400, "later": 86400}
+    # Every page extracted: the full batch of rss as a set, the rest provisionally at the end of the run.
+    assert rows(db, "SELECT COUNT(*) FROM posts") == [(18,)]
+    assert dict(rows(db, "SELECT method, COUNT(*) FROM extractions GROUP BY method ORDER BY method")) == {
+        "batch": 10,
+        "profile": 2,
+        "provisional": 6,
+    }
 
     farm.clear_log()
     second = run_crawl(feeds, db, "-a", "force=1", settings=settings, clock=farm.clock)
