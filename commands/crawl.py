@@ -71,7 +71,7 @@ def prepare_run(settings: Any, spider_args: dict[str, str]) -> RunLock | PgRunLo
         db = store_location(settings.get("BLOGS_DB"))
     except StoreError as exc:
         raise RunRefused(EXIT_STORE, f"Cannot crawl: {exc}") from None
-    lock = run_lock(db)
+    lock = run_lock(db, shared=True)  # PostgreSQL: crawler workers share the store (store.leases)
     shown = redact(db)  # no password in messages
     try:
         taken = lock.acquire()

@@ -90,9 +90,10 @@ class RunLock:
         self.release()
 
 
-def run_lock(location: str) -> RunLock | PgRunLock:
-    """The crawl lock of the store at `location`: a lock file beside a SQLite store, an advisory
-    lock in a PostgreSQL one (store.pglock)."""
+def run_lock(location: str, *, shared: bool = False) -> RunLock | PgRunLock:
+    """The crawl lock of the store at `location`: a lock file beside a SQLite store (always
+    exclusive: one crawl per file), an advisory lock in a PostgreSQL one (store.pglock), shared
+    by crawler workers (`shared`) and exclusive for reextract and copy."""
     if is_database_url(location):
-        return PgRunLock(location)
+        return PgRunLock(location, shared=shared)
     return RunLock(f"{location}.lock")

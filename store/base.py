@@ -113,8 +113,16 @@ class StoreBackend(Protocol):
 
     def article(self, url: str) -> dict[str, Any] | None: ...
 
+    def article_sites(self, urls: Sequence[str]) -> set[str]:
+        """The sites of these articles."""
+        ...
+
     def due_articles(self, feeds: Sequence[str], now: float, limit: int = 10000) -> list[dict[str, Any]]:
         """Pending first fetches and due re-fetches of articles of `feeds`, first fetches first."""
+        ...
+
+    def due_sites(self, feeds: Sequence[str], now: float) -> set[str]:
+        """Sites with a due feed poll or article fetch among `feeds`."""
         ...
 
     def next_due(self, feeds: Sequence[str]) -> float | None:

@@ -228,6 +228,13 @@ class CrawlState(StoreBase):
     def article(self, url: str) -> dict[str, Any] | None:
         return self._one("SELECT * FROM articles WHERE url = ?", [url])
 
+    def article_sites(self, urls: Sequence[str]) -> set[str]:
+        """The sites of these articles (a crawler worker's sites with fetches in flight)."""
+        if not urls:
+            return set()
+        rows = self.db.execute(f"SELECT DISTINCT site FROM articles WHERE url IN ({self._marks(urls)})", list(urls))
+        return {r[0] for r in rows.fetchall()}
+
     def due_articles(self, feeds: Sequence[str], now: float, limit: int = 10000) -> list[dict[str, Any]]:
         """Pending first fetches and due re-fetches of articles of `feeds`, first fetches first.
 
@@ -243,6 +250,21 @@ class CrawlState(StoreBase):
             f" ORDER BY a.state = 'active', a.next_fetch_at LIMIT ?",
             [*feeds, to_iso(now), limit],
         )
+
+    def due_sites(self, feeds: Sequence[str], now: float) -> set[str]:
+        """Sites with a due poll among `feeds` or a due fetch of an article of `feeds` (what a
+        crawler worker claims leases on: store.leases)."""
+        if not feeds:
+            return set()
+        marks, stamp = self._marks(feeds), to_iso(now)
+        rows = self.db.execute(
+            f"SELECT site FROM feeds WHERE url IN ({marks}) AND muted_at IS NULL"
+            " AND (next_check IS NULL OR next_check <= ?)"
+            f" UNION SELECT site FROM articles WHERE feed IN ({marks}) AND ((state = 'pending' AND failures = 0)"
+            " OR (state IN ('pending', 'active') AND next_fetch_at <= ?))",
+            [*feeds, stamp, *feeds, stamp],
+        ).fetchall()
+        return {r[0] for r in rows}
 
     def next_due(self, feeds: Sequence[str]) -> float | None:
         """Earliest next check of an unmuted feed or next fetch of an article of `feeds` (None: nothing)."""

@@ -1,7 +1,9 @@
-"""One crawl at a time per PostgreSQL store: a session-level advisory lock, the counterpart of the lock file.
+"""Crawls of a PostgreSQL store: a session-level advisory lock, the counterpart of the lock file.
 
-with PgRunLock("postgresql://u@h/blogs") as lock: assert lock.acquired
+with PgRunLock("postgresql://u@h/blogs", shared=True) as lock: assert lock.acquired
 
+Crawler workers hold it shared (many at once, store.leases divides the sites); `reextract` and
+`copy` hold it exclusive, so they never run beside a crawl.
 The lock lives as long as the connection that took it: PostgreSQL frees it when the process dies
 (kill -9 included) because the connection closes. The connection's application_name carries the
 holder's host and pid, so a refused crawl can say who holds it, and `store.runs` can tell a live
@@ -38,19 +40,23 @@ def lock_holders(db: Any) -> list[str]:
     return [r[0] for r in rows]
 
 
-def local_pid(name: str) -> int | None:
-    """The pid in a holder name when the holder runs on this host: local_pid(holder_name(7)) == 7."""
+def holder_of(name: str) -> tuple[str, int] | None:
+    """(host, pid) of a holder name: holder_of(holder_name(7)) == (socket.gethostname(), 7); None
+    for a session that is not a crawl's."""
     found = re.fullmatch(rf"{_HOLDER_PREFIX} (\S+) pid (\d+)", name)
-    if not found or found.group(1) != socket.gethostname():
-        return None
-    return int(found.group(2))
+    return (found.group(1), int(found.group(2))) if found else None
 
 
 class PgRunLock:
-    """Non-blocking exclusive crawl lock on the store at `url` (same interface as crawler.lock.RunLock)."""
+    """Non-blocking crawl lock on the store at `url` (same interface as crawler.lock.RunLock).
 
-    def __init__(self, url: str) -> None:
+    shared=True is a crawler worker's: any number of workers hold it together (they divide the
+    sites with leases, store.leases); shared=False (reextract, copy) excludes every crawl.
+    """
+
+    def __init__(self, url: str, *, shared: bool = False) -> None:
         self.url = url
+        self.shared = shared
         self._conn: psycopg.Connection[Any] | None = None
         self._nested = False
 
@@ -70,7 +76,8 @@ class PgRunLock:
             conn = psycopg.connect(self.url, autocommit=True, application_name=holder_name(), connect_timeout=30)
         except psycopg.OperationalError as exc:
             raise OSError(str(exc).strip().splitlines()[0] if str(exc).strip() else "cannot connect") from None
-        taken = conn.execute("SELECT pg_try_advisory_lock(%s)", [RUN_LOCK_KEY]).fetchone()
+        take = "pg_try_advisory_lock_shared" if self.shared else "pg_try_advisory_lock"
+        taken = conn.execute(f"SELECT {take}(%s)", [RUN_LOCK_KEY]).fetchone()
         if not taken or not taken[0]:
             conn.close()
             return False

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import time
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ from store.extractions import ExtractionState
 from store.leases import LeaseBook
 from store.migrations import SCHEMA_VERSION, applied_version, migrate
 from store.pages import PageState
-from store.pglock import local_pid, lock_holders
+from store.pglock import holder_of, lock_holders
 from store.pgsql import PgDatabase
 from store.runs import RunBook
 from store.schema import FTS, INDEXES, TABLES
@@ -103,16 +104,17 @@ class PostgresStore(PageState, LeaseBook, BatchState, ExtractionState, CrawlStat
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def live_crawl_pid(self) -> int | None:
-        """The pid of another crawl holding the run lock (store.pglock); -1 when it runs on another host."""
-        holders = lock_holders(self.db)
-        if not holders:
-            return None
-        pids = [local_pid(name) for name in holders]
-        others = [p for p in pids if p != os.getpid()]
-        if not others:
-            return None
-        return others[0] if others[0] is not None else -1
+    def live_crawlers(self) -> set[tuple[str, int]] | None:
+        """(host, pid) of the other crawls holding the run lock (store.pglock); None when a holder
+        cannot be told (a session of another program holds the lock key)."""
+        found: set[tuple[str, int]] = set()
+        for name in lock_holders(self.db):
+            holder = holder_of(name)
+            if holder is None:
+                return None
+            if holder != (socket.gethostname(), os.getpid()):
+                found.add(holder)
+        return found
 
     def schema_is_current(self) -> bool:
         """True when every table, column and index exists and every migration is applied."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -25,30 +26,39 @@ class RunBook(StoreBase):
     def start_run(self, *, now: float, feeds_file: str, watch: bool) -> int:
         """Record a crawl run; earlier runs still running whose crawl is gone become `crashed`.
 
-        A live crawl holds the lock `<store>.lock` (crawler.lock.RunLock) to its end, and the
-        kernel frees it when the process dies, even on kill -9: a run is dead unless another
-        process holds the lock, and then only that process's run is alive.
+        A live crawl holds the store's crawl lock to its end (a lock file beside a SQLite store,
+        a session advisory lock in a PostgreSQL one), and the kernel or the server frees it when
+        the process dies, even on kill -9: a run is dead unless its process (host and pid) holds
+        the lock.
         """
-        alive = self.live_crawl_pid()
+        alive = self.live_crawlers()
+        here = socket.gethostname()
+        stamp = to_iso(now)
         with self.transaction() as db:
-            if alive != -1:  # -1: held by a process that cannot be told, so nothing is declared dead
-                db.execute(
-                    "UPDATE runs SET finished_at = :now, reason = 'crashed', summary = 'crashed: process '"
-                    " || COALESCE(CAST(pid AS TEXT), '?')"
-                    " || ' ended without finishing the run (found by the run started '"
-                    " || :now || ')' WHERE finished_at IS NULL AND pid IS NOT :alive",
-                    {"now": to_iso(now), "alive": alive},
-                )
+            if alive is not None:  # None: held by a process that cannot be told, so nothing is declared dead
+                running = db.execute("SELECT id, host, pid FROM runs WHERE finished_at IS NULL").fetchall()
+                dead = [r[0] for r in running if (r[1] or here, r[2]) not in alive]
+                for run_id in dead:
+                    db.execute(
+                        "UPDATE runs SET finished_at = :now, reason = 'crashed', summary = 'crashed: process '"
+                        " || COALESCE(CAST(pid AS TEXT), '?')"
+                        " || ' ended without finishing the run (found by the run started '"
+                        " || :now || ')' WHERE id = :id",
+                        {"now": stamp, "id": run_id},
+                    )
             row = db.execute(
-                "INSERT INTO runs (started_at, pid, feeds_file, watch) VALUES (?, ?, ?, ?) RETURNING id",
-                [to_iso(now), os.getpid(), feeds_file, int(watch)],
+                "INSERT INTO runs (started_at, pid, host, feeds_file, watch) VALUES (?, ?, ?, ?, ?) RETURNING id",
+                [stamp, os.getpid(), here, feeds_file, int(watch)],
             ).fetchone()
         return int(row[0])
 
-    def live_crawl_pid(self) -> int | None:
-        """The pid of another process holding the store's crawl lock (None: none, so every run
-        still marked running is dead; -1: held by a process that cannot be told)."""
-        return other_lock_holder(Path(f"{self.path}.lock"))
+    def live_crawlers(self) -> set[tuple[str, int]] | None:
+        """(host, pid) of the other processes holding the store's crawl lock (empty: none, so every
+        run still marked running is dead; None: held by a process that cannot be told)."""
+        pid = other_lock_holder(Path(f"{self.path}.lock"))
+        if pid is None:
+            return set()
+        return None if pid == -1 else {(socket.gethostname(), pid)}
 
     def finish_run(self, run_id: int, *, now: float, reason: str, summary: str, stats: dict[str, Any]) -> None:
         """Record the run's end: Scrapy's close reason, the one-line summary and the stats as JSON."""

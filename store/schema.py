@@ -126,6 +126,7 @@ TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, s
             "started_at": str,
             "finished_at": str,
             "pid": int,
+            "host": str,  # the machine the crawl ran on (several crawler workers may share a store)
             "feeds_file": str,
             "watch": int,
             "reason": str,

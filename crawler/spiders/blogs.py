@@ -20,19 +20,22 @@ from scrapy import Request, Spider, signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import CloseSpider, DontCloseSpider
 from scrapy.utils.asyncio import CallLaterResult, call_later
+from twisted.internet.task import LoopingCall
 from twisted.python.failure import Failure
 
 from crawler.articlefetch import ArticleFetching
 from crawler.feedpoll import FeedPolling
 from crawler.feeds import FeedsFileError, load_feeds_file
 from crawler.items import PageItem
+from crawler.leasing import SiteLeases
 from crawler.lock import RunLock, run_lock
 from crawler.outcome import store_failed, store_guard, summary_text
 from crawler.schedule import DEFAULT_REFETCH_AFTER, parse_durations
 from store import StoreBackend, default_db_path, open_store, store_location
 from store.clock import to_iso
+from store.leases import worker_name
 from store.pglock import PgRunLock
-from store.postgres import redact
+from store.postgres import is_database_url, redact
 
 
 def _truthy(value: Any) -> bool:
@@ -46,6 +49,8 @@ def feeds_file_path(argument: str | None, setting: str | None) -> Path:
 
 class BlogsSpider(FeedPolling, ArticleFetching):
     name = "blogs"
+    lease_seconds: float  # BLOGS_LEASE_SECONDS: a site lease lapses this long after its last renewal
+    lease_sites: int  # BLOGS_LEASE_SITES: most sites a worker holds at once on a shared store
 
     def __init__(
         self,
@@ -72,6 +77,8 @@ class BlogsSpider(FeedPolling, ArticleFetching):
         self.handled: set[str] = set()
         self.logged: dict[tuple[str, str], float] = {}
         self.timer: CallLaterResult | None = None
+        self.leases: SiteLeases | None = None  # the sites this worker fetches (crawler.leasing)
+        self.renewal: LoopingCall | None = None
         self.closing = False
         self.started = time.monotonic()
         self.started_at = ""  # run start on the crawler's clock (ISO), for the comment counts
@@ -92,6 +99,12 @@ class BlogsSpider(FeedPolling, ArticleFetching):
         spider.max_entries = s.getint("BLOGS_MAX_ENTRIES", 500)
         spider.max_sleep = s.getfloat("BLOGS_WATCH_MAX_SLEEP", 300)
         spider.clock_offset = s.getfloat("BLOGS_CLOCK_OFFSET", 0.0)
+        spider.lease_seconds = max(1.0, s.getfloat("BLOGS_LEASE_SECONDS", 300))
+        # Sites a worker holds at once on a shared store: as many as its request slots keep busy
+        # with AutoThrottle's per-site delays (4 x the sites it fetches from at the same moment).
+        per_site = max(1, s.getint("CONCURRENT_REQUESTS_PER_DOMAIN", 2))
+        default_sites = 4 * max(1, s.getint("CONCURRENT_REQUESTS", 16) // per_site)
+        spider.lease_sites = s.getint("BLOGS_LEASE_SITES", default_sites)
         if not s.get("BLOGS_CONTACT"):
             spider.logger.warning("BLOGS_CONTACT is not set: site owners cannot reach you (-s BLOGS_CONTACT=...)")
         crawler.signals.connect(spider._on_idle, signal=signals.spider_idle)
@@ -106,7 +119,7 @@ class BlogsSpider(FeedPolling, ArticleFetching):
     async def start(self) -> AsyncIterator[Any]:
         # The `crawl` command (commands/crawl.py) took this lock before anything opened
         # the store, so this succeeds at once; it refuses only a run started some other way.
-        self.lock = run_lock(self.db_path)
+        self.lock = run_lock(self.db_path, shared=True)
         if not self.lock.acquire():
             self.logger.error(
                 "Another crawl is using %s (%s); this run exits without fetching anything.",
@@ -122,6 +135,11 @@ class BlogsSpider(FeedPolling, ArticleFetching):
             self.started_at = to_iso(self.now())
             self.versions_before = self.store.comment_versions_count()
             self.run_id = self.store.start_run(now=self.now(), feeds_file=str(self.feeds_path), watch=self.watch)
+            # SQLite: one crawl at a time, it holds every site; PostgreSQL: workers divide them.
+            limit = self.lease_sites if is_database_url(self.db_path) else 0
+            self.leases = SiteLeases(self.store, owner=worker_name(), lease=self.lease_seconds, limit=limit)
+            self.renewal = LoopingCall(self._renew_leases)
+            self.renewal.start(self.lease_seconds / 3, now=False)
             if not self._load_feeds(first=True):
                 raise CloseSpider("no_feeds")
             self._apply_unmute()
@@ -184,7 +202,8 @@ class BlogsSpider(FeedPolling, ArticleFetching):
             return []
         self._load_feeds()
         now = self.now()
-        feeds = list(self.sources)
+        assert self.leases is not None
+        feeds = self.leases.feeds(self.sources, busy=self._busy_sites(), now=now, force=self.force)
         polls: list[Request] = []
         rows = self.store.due_feeds(feeds, now + 3650 * 86400 if self.force else now)
         self.force = False  # "poll everything now" applies to the first round only
@@ -205,6 +224,18 @@ class BlogsSpider(FeedPolling, ArticleFetching):
                 self.handled.add(art["url"])
                 later.extend(self._refetch_requests(art, now))
         return first + polls + later
+
+    def _busy_sites(self) -> set[str]:
+        """Sites with a feed poll or a page fetch in flight (their leases are kept)."""
+        assert self.store is not None
+        feeds = {self.sources[url] for url in self.inflight_feeds if url in self.sources}
+        return feeds | self.store.article_sites(sorted(self.inflight_articles))
+
+    def _renew_leases(self) -> None:
+        if self.store is None or self.leases is None or self.closing or store_failed(self.crawler):
+            return
+        with store_guard(self.crawler, "renewing the site leases"):
+            self.leases.renew(self.now())
 
     # -- watch mode ------------------------------------------------------------------------
 
@@ -277,6 +308,8 @@ class BlogsSpider(FeedPolling, ArticleFetching):
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
+        if self.renewal is not None and self.renewal.running:
+            self.renewal.stop()
         stats = self.crawler.stats
         assert stats is not None
         stats.set_value("blogs/run_seconds", round(time.monotonic() - self.started, 3))
@@ -285,6 +318,9 @@ class BlogsSpider(FeedPolling, ArticleFetching):
                 with store_guard(self.crawler, "counting the run's comments"):
                     for key, value in self._store_counts().items():
                         stats.set_value(key, value)
+                if self.leases is not None:
+                    with store_guard(self.crawler, "giving the site leases back"):
+                        self.leases.release()
                 with store_guard(self.crawler, "recording the run"):
                     snapshot = stats.get_stats()
                     self.store.finish_run(
