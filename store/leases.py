@@ -16,9 +16,10 @@ Mixed into both stores (store.sqlite.Store, store.postgres.PostgresStore).
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import socket
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from store.clock import to_iso
 from store.crawlstate import StoreBase
@@ -31,8 +32,16 @@ def worker_name() -> str:
     return f"{socket.gethostname()} pid {os.getpid()} #{secrets.token_hex(3)}"
 
 
+def owner_process(owner: str) -> tuple[str, int] | None:
+    """(host, pid) of a lease owner: owner_process("h1 pid 7 #a1b2c3") == ("h1", 7)."""
+    found = re.fullmatch(r"(\S+) pid (\d+) #\w+", owner)
+    return (found.group(1), int(found.group(2))) if found else None
+
+
 class LeaseBook(StoreBase):
     """Claim, renew and release site leases (`site_leases`)."""
+
+    live_crawlers: Callable[[], set[tuple[str, int]] | None]  # store.runs (SQLite), store.postgres
 
     def claim_sites(self, owner: str, sites: Sequence[str], *, now: float, lease: float, limit: int) -> list[str]:
         """Renew `owner`'s leases among `sites`, then claim free or lapsed ones up to `limit` held in all.
@@ -59,12 +68,14 @@ class LeaseBook(StoreBase):
             room = limit - len(held)
             if room > 0:
                 skip = " FOR UPDATE SKIP LOCKED" if db.dialect == "postgresql" else ""
+                dead = self.dead_lease_owners(owner) or [FREE]  # FREE: no owner has that name
                 free = [
                     r[0]
                     for r in db.execute(
-                        f"SELECT site FROM site_leases WHERE site IN ({marks}) AND expires_at <= ?"
-                        f" AND owner IS NOT ? ORDER BY expires_at, site LIMIT ?{skip}",
-                        [*sites, stamp, owner, room],
+                        f"SELECT site FROM site_leases WHERE site IN ({marks}) AND owner IS NOT ?"
+                        f" AND (expires_at <= ? OR owner IN ({self._marks(dead)}))"
+                        f" ORDER BY expires_at, site LIMIT ?{skip}",
+                        [*sites, owner, stamp, *dead, room],
                     ).fetchall()
                 ]
                 if free:
@@ -75,6 +86,19 @@ class LeaseBook(StoreBase):
                     )
                 held += free
         return sorted(held)
+
+    def dead_lease_owners(self, owner: str) -> list[str]:
+        """Owners of leases (other than `owner`) whose process no longer holds the crawl lock: a
+        worker that was killed, whose sites may be taken at once rather than when the lease lapses.
+        A lost machine whose connection the server has not dropped yet still counts as alive."""
+        live = self.live_crawlers()
+        if live is None:
+            return []
+        owners = self.db.execute(
+            "SELECT DISTINCT owner FROM site_leases WHERE owner IS NOT NULL AND owner IS NOT ?", [owner]
+        ).fetchall()
+        me = (socket.gethostname(), os.getpid())  # this process is alive, whatever it holds
+        return [r[0] for r in owners if owner_process(r[0]) not in live | {me}]
 
     def renew_leases(self, owner: str, *, now: float, lease: float) -> list[str]:
         """Extend every lease `owner` still holds; returns those sites (a lease taken over is gone)."""

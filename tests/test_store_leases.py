@@ -76,3 +76,12 @@ def test_concurrent_claims_on_postgresql_get_disjoint_sites(pg_server: PostgresS
         t.join(60)
     claimed = [site for w in workers for site in got[w]]
     assert sorted(claimed) == sorted(SITES) and all(len(got[w]) == 3 for w in workers)
+
+
+def test_leases_of_a_worker_that_died_are_taken_at_once(store: StoreBackend) -> None:
+    """A killed worker's process no longer holds the crawl lock: its live-looking leases are free."""
+    ghost = "gone-host pid 999999 #dead00"
+    assert store.claim_sites(ghost, SITES, now=NOW, lease=3600, limit=12) == sorted(SITES)
+    me = worker_name()
+    assert store.dead_lease_owners(me) == [ghost]
+    assert store.claim_sites(me, SITES, now=NOW + 1, lease=60, limit=12) == sorted(SITES)

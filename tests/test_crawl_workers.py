@@ -1,0 +1,119 @@
+"""Several `scrapy crawl blogs` workers sharing one PostgreSQL store (issue 23): real subprocesses,
+a real PostgreSQL server, the local farm. Sites are divided by leases (crawler.leasing): every
+article is fetched once, each site by one worker, and a killed worker's sites are finished by
+another; nothing is lost and nothing is stored twice."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+from crawl_helpers import rows, run_crawl, start_crawl, stop, wait_for, write_feeds
+
+from farm import BlogFarm
+from farm.postgres import PostgresServer
+
+pytestmark = pytest.mark.slow
+
+HOUR = 3600.0
+
+
+def worker_settings(name: str) -> dict[str, str]:
+    """Each worker signs its requests (the contact in its User-Agent) and holds two sites at a time."""
+    return {"BLOGS_CONTACT": f"mailto:{name}@example.invalid", "BLOGS_LEASE_SITES": "2", "REFETCH_AFTER": "7d"}
+
+
+def served_by(farm: BlogFarm) -> dict[int, set[str]]:
+    """Farm port (one per blog) -> the workers whose requests it served (robots.txt aside)."""
+    by_site: dict[int, set[str]] = defaultdict(set)
+    for r in farm.requests:
+        if r.path_only != "/robots.txt":
+            by_site[r.port].add((r.user_agent or "").split("mailto:")[-1].split("@")[0])
+    return by_site
+
+
+def test_three_workers_divide_the_sites_and_fetch_every_article_once(
+    farm: BlogFarm, pg_server: PostgresServer, tmp_path: Path
+) -> None:
+    t0 = time.time()
+    farm.clock.set(t0)
+    blogs = [
+        farm.add_generated_blog(f"b{i}", articles=5, start=t0 - 5 * HOUR, interval=HOUR, seed=60 + i) for i in range(9)
+    ]
+    farm.misbehave("/20", "slow", prefix=True, delay=0.2)  # article pages take a moment: the workers overlap
+    feeds = write_feeds(tmp_path / "feeds.txt", [b.feed_line() for b in blogs])
+    db = pg_server.new_database()  # empty: the three workers create the schema together
+    names = ["w1", "w2", "w3"]
+    logs = {n: tmp_path / f"{n}.log" for n in names}
+    workers = {n: start_crawl(feeds, db, settings=worker_settings(n), clock=farm.clock, log=logs[n]) for n in names}
+    codes = {n: stop(p, sig=None, timeout=180) for n, p in workers.items()}
+    assert codes == dict.fromkeys(names, 0), {n: logs[n].read_text()[-2000:] for n in names}
+
+    articles = [a for b in blogs for a in b.articles if a.published <= t0]
+    for article in articles:
+        assert [r.status for r in farm.requests_for(article.url)] == [200], article.url
+    assert rows(db, "SELECT COUNT(*), COUNT(DISTINCT article) FROM snapshots") == [(len(articles), len(articles))]
+    assert rows(db, "SELECT COUNT(*) FROM articles WHERE state = 'pending'") == [(0,)]
+    assert rows(db, "SELECT COUNT(*) FROM posts") == [(len(articles),)]
+    sites = served_by(farm)
+    assert all(len(workers_of) == 1 for workers_of in sites.values()), sites  # one worker per site
+    assert len(set().union(*sites.values())) >= 2, sites  # the work was shared
+    assert rows(db, "SELECT COUNT(*) FROM site_leases WHERE owner IS NOT NULL") == [(0,)]  # all given back
+    finished = rows(db, "SELECT reason, host FROM runs")
+    assert sorted(r[0] for r in finished) == ["finished"] * 3 and all(r[1] for r in finished)
+
+
+def test_a_killed_workers_sites_are_finished_by_another(
+    farm: BlogFarm, pg_server: PostgresServer, tmp_path: Path
+) -> None:
+    t0 = time.time()
+    farm.clock.set(t0)
+    blogs = [
+        farm.add_generated_blog(f"k{i}", articles=6, start=t0 - 6 * HOUR, interval=HOUR, seed=70 + i) for i in range(4)
+    ]
+    farm.misbehave("/20", "slow", prefix=True, delay=0.5)
+    feeds = write_feeds(tmp_path / "feeds.txt", [b.feed_line() for b in blogs])
+    db = pg_server.new_database()
+    victim = start_crawl(feeds, db, settings=worker_settings("victim"), clock=farm.clock, log=tmp_path / "victim.log")
+    stored = lambda: {a for (a,) in rows(db, "SELECT article FROM snapshots")}  # noqa: E731
+    try:
+        assert wait_for(lambda: len(stored()) >= 2, timeout=60), (tmp_path / "victim.log").read_text()[-2000:]
+        held = {s for (s,) in rows(db, "SELECT site FROM site_leases WHERE owner LIKE '% pid %'")}
+        assert held, "the victim holds sites when it is killed"
+    finally:
+        os.kill(victim.pid, signal.SIGKILL)
+        victim.wait(timeout=10)
+    killed_at = time.time()
+    before = stored()
+    # A worker started after the kill takes the dead worker's sites at once (its process no longer
+    # holds the crawl lock), without waiting for the leases to lapse (BLOGS_LEASE_SECONDS: 300).
+    survivor = run_crawl(feeds, db, settings=worker_settings("survivor"), clock=farm.clock, timeout=180)
+    assert survivor.returncode == 0, survivor.stderr[-3000:]
+    articles = [a for b in blogs for a in b.articles if a.published <= t0]
+    assert rows(db, "SELECT COUNT(*), COUNT(DISTINCT article) FROM snapshots") == [(len(articles), len(articles))]
+    assert rows(db, "SELECT COUNT(*) FROM articles WHERE state = 'pending'") == [(0,)]
+    for article in articles:
+        later = [r for r in farm.requests_for(article.url) if r.wall_time > killed_at]
+        assert later == [] if article.url in before else len(later) == 1, article.url
+    assert rows(db, "SELECT reason FROM runs ORDER BY id") == [("crashed",), ("finished",)]
+
+
+def test_workers_on_one_sqlite_file_still_refuse_each_other(farm: BlogFarm, tmp_path: Path) -> None:
+    """SQLite keeps one crawl at a time: a second worker exits 3 without touching the store."""
+    t0 = time.time()
+    farm.clock.set(t0)
+    blog = farm.add_generated_blog("solo", articles=8, start=t0 - 8 * HOUR, interval=HOUR, seed=80)
+    farm.misbehave("/20", "slow", prefix=True, delay=0.5)
+    feeds = write_feeds(tmp_path / "feeds.txt", [blog.feed_line()])
+    db = tmp_path / "blogs.db"
+    first = start_crawl(feeds, db, clock=farm.clock, log=tmp_path / "first.log")
+    try:
+        assert wait_for(lambda: rows(db, "SELECT COUNT(*) FROM snapshots") not in ([], [(0,)]), timeout=60)
+        second = run_crawl(feeds, db, clock=farm.clock)
+        assert second.returncode == 3 and "Another crawl is using" in second.stderr
+    finally:
+        assert stop(first, sig=None, timeout=120) == 0
