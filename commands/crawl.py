@@ -31,7 +31,7 @@ from crawler.outcome import (
     log_always,
     store_fault,
 )
-from crawler.spiders.blogs import BlogsSpider, feeds_file_path
+from crawler.spiders.blogs import BlogsSpider, feeds_file_path, parse_shard
 from store import StoreError, open_store, store_location
 from store.pglock import PgRunLock
 from store.postgres import redact
@@ -66,6 +66,10 @@ def prepare_run(settings: Any, spider_args: dict[str, str]) -> RunLock | PgRunLo
     try:
         load_feeds_file(feeds)
     except FeedsFileError as exc:
+        raise RunRefused(EXIT_USAGE, f"Cannot crawl: {exc}") from None
+    try:
+        parse_shard(spider_args.get("shard"))
+    except ValueError as exc:
         raise RunRefused(EXIT_USAGE, f"Cannot crawl: {exc}") from None
     try:
         db = store_location(settings.get("BLOGS_DB"))

@@ -117,3 +117,24 @@ def test_workers_on_one_sqlite_file_still_refuse_each_other(farm: BlogFarm, tmp_
         assert second.returncode == 3 and "Another crawl is using" in second.stderr
     finally:
         assert stop(first, sig=None, timeout=120) == 0
+
+
+def test_static_shards_split_the_sites_between_runs(farm: BlogFarm, tmp_path: Path) -> None:
+    """`-a shard=K/N`: each run fetches only its share of the sites; the shares cover every site once."""
+    t0 = time.time()
+    farm.clock.set(t0)
+    blogs = [
+        farm.add_generated_blog(f"s{i}", articles=2, start=t0 - 2 * HOUR, interval=HOUR, seed=90 + i) for i in range(6)
+    ]
+    feeds = write_feeds(tmp_path / "feeds.txt", [b.feed_line() for b in blogs])
+    db = tmp_path / "blogs.db"
+    fetched: list[set[str]] = []
+    for k in (1, 2, 3):
+        farm.clear_log()
+        done = run_crawl(feeds, db, "-a", f"shard={k}/3", settings={"REFETCH_AFTER": "7d"}, clock=farm.clock)
+        assert done.returncode == 0, done.stderr[-3000:]
+        fetched.append({b.name for b in blogs if any(farm.requests_for(a.url) for a in b.articles)})
+    assert set().union(*fetched) == {b.name for b in blogs} and sum(map(len, fetched)) == len(blogs)
+    assert all(len(share) < len(blogs) for share in fetched)
+    bad = run_crawl(feeds, db, "-a", "shard=4/3", clock=farm.clock)
+    assert bad.returncode == 2 and "shard='4/3': give K/N" in bad.stderr

@@ -1,14 +1,19 @@
 """The `blogs` spider: polls due feeds, fetches new articles at once, re-fetches them for comments.
 
-scrapy crawl blogs [-a feeds=PATH] [-a watch=1] [-a force=1] [-a unmute=all|URL|SITE] [-s BLOGS_DB=PATH]
+scrapy crawl blogs [-a feeds=PATH] [-a watch=1] [-a force=1] [-a unmute=all|URL|SITE] [-a shard=K/N]
+                   [-s BLOGS_DB=PATH|URL]
 
-All state lives in the SQLite store (store.sqlite): a cron run continues where the last one
-stopped and polls only what is due. The spider does no extraction: each fetched article page
+All state lives in the store (store.open_store: a SQLite file or a PostgreSQL database): a cron
+run continues where the last one stopped and polls only what is due. Several runs may share a
+PostgreSQL store: each fetches the sites it holds leases on (crawler.leasing); `-a shard=K/N`
+restricts a run to the K-th of N fixed shares of the sites instead (by a hash of the site name).
+The spider does no extraction: each fetched article page
 becomes a `PageItem` that PersistPagePipeline commits before anything else sees it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import random
 import time
@@ -42,6 +47,27 @@ def _truthy(value: Any) -> bool:
     return str(value).strip().lower() in {"1", "true", "yes", "on"} if value is not None else False
 
 
+def parse_shard(value: str | None) -> tuple[int, int] | None:
+    """`-a shard=K/N` as (K, N), 1 <= K <= N; None without it. parse_shard("2/4") == (2, 4)."""
+    if not value:
+        return None
+    try:
+        k, n = (int(part) for part in value.split("/"))
+    except ValueError:
+        raise ValueError(f"shard={value!r}: give K/N with 1 <= K <= N, e.g. shard=2/4") from None
+    if not 1 <= k <= n:
+        raise ValueError(f"shard={value!r}: give K/N with 1 <= K <= N, e.g. shard=2/4")
+    return k, n
+
+
+def in_shard(site: str, shard: tuple[int, int] | None) -> bool:
+    """Whether `site` is in shard K of N: a stable hash of its name, the same on every machine."""
+    if shard is None:
+        return True
+    k, n = shard
+    return int(hashlib.sha1(site.encode("utf-8")).hexdigest(), 16) % n == k - 1
+
+
 def feeds_file_path(argument: str | None, setting: str | None) -> Path:
     """The run's feeds file: `-a feeds=PATH`, else BLOGS_FEEDS, else feeds.txt next to scrapy.cfg."""
     return Path(argument or setting or str(default_db_path(None).parent / "feeds.txt")).expanduser()
@@ -58,9 +84,11 @@ class BlogsSpider(FeedPolling, ArticleFetching):
         watch: str | None = None,
         force: str | None = None,
         unmute: str | None = None,
+        shard: str | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
+        self.shard = parse_shard(shard)
         self.feeds_arg = feeds
         self.watch = _truthy(watch)
         self.force = _truthy(force)
@@ -182,7 +210,7 @@ class BlogsSpider(FeedPolling, ArticleFetching):
             )
             self.inc("blogs/feeds_file_rejected")
         self.feeds_mtime = mtime
-        self.sources = {src.url: src.name for src in parsed.sources}
+        self.sources = {src.url: src.name for src in parsed.sources if in_shard(src.name, self.shard)}
         assert self.store is not None
         self.store.sync_feeds(self.sources.items(), self.now())
         return bool(self.sources)
