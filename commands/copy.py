@@ -52,7 +52,10 @@ class Command(StoreCommand, ScrapyCommand):
                 except StoreError as exc:
                     raise SystemExit(f"scrapy copy: error: {exc}") from None
                 with target:
-                    report = copy_store(source, target)
+                    try:
+                        report = copy_store(source, target)
+                    except StoreError as exc:
+                        raise SystemExit(f"scrapy copy: error: {exc}") from None
         finally:
             lock.release()
         if self.exitcode:

@@ -84,7 +84,7 @@ class PostgresServer:
             [*initdb, "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"],
             check=True,
             capture_output=True,
-            **run_as,  # type: ignore[arg-type]
+            **run_as,  # type: ignore[call-overload]
         )
         self.port = _free_port()
         settings = {

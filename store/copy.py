@@ -5,7 +5,8 @@ copy_store(open_store("blogs.db", read_only=True), open_store("postgresql://u@h/
 Every table is copied in foreign-key order, in pages of rows, keeping every key (snapshot ids
 included, so extractions and batches still point at their pages); PostgreSQL's id sequences
 are then moved past the copied ids. Rows already in the target are kept (idempotent on the
-natural keys), so an interrupted copy can simply be run again. The full-text indexes follow by
+natural keys), so an interrupted copy can simply be run again; a target holding another store's
+pages is refused (two stores' keys collide: copying moves a store, it never merges two). The full-text indexes follow by
 themselves (SQLite's triggers, PostgreSQL's trigram indexes).
 """
 
@@ -16,8 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from store.base import StoreBackend
+from store.postgres import redact
 from store.schema import TABLES
 from store.sql import Database
+from store.storefile import StoreError
 
 PAGE_ROWS = 500
 
@@ -74,7 +77,11 @@ def _pages(db: Database, name: str, columns: list[str]) -> Iterator[list[dict[st
 def copy_store(
     source: StoreBackend, target: StoreBackend, progress: Callable[[str, int], None] | None = None
 ) -> CopyReport:
-    """Copy every row of `source` into `target` (both open; the target read-write, schema current)."""
+    """Copy every row of `source` into `target` (both open; the target read-write, schema current).
+
+    StoreError when the target already holds pages that are not the source's (another store's:
+    keys would collide, and copying never merges two stores)."""
+    refuse_foreign_target(source, target)
     report = CopyReport()
     for name in table_order():
         columns = list(TABLES[name][0])
@@ -100,6 +107,23 @@ def copy_store(
                         f" (SELECT COALESCE(MAX(id), 0) + 1 FROM [{name}]), false)"
                     )
     return report
+
+
+def refuse_foreign_target(source: StoreBackend, target: StoreBackend) -> None:
+    """StoreError unless every snapshot of `target` is the source's snapshot with the same id
+    (an empty target, or one an interrupted copy of this source left)."""
+    for rows in _pages(target.db, "snapshots", ["id", "article", "fetched_at"]):
+        ids = [row["id"] for row in rows]
+        marks = ", ".join("?" for _ in ids)
+        theirs = {
+            row["id"]: (row["article"], row["fetched_at"])
+            for row in source.db.query(f"SELECT id, article, fetched_at FROM snapshots WHERE id IN ({marks})", ids)
+        }
+        if any(theirs.get(row["id"]) != (row["article"], row["fetched_at"]) for row in rows):
+            raise StoreError(
+                f"{redact(target.location)}: holds pages of another store;"
+                " copy into an empty database (copying never merges stores)"
+            )
 
 
 def _value(value: Any) -> Any:

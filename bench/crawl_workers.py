@@ -1,0 +1,196 @@
+"""Crawler workers sharing one PostgreSQL store: pages/s with 1, 2 and 4 workers, nothing lost or doubled.
+
+    python bench/crawl_workers.py [--blogs 200] [--articles 5] [--workers 1,2,4] [--kill] [--check]
+
+One local farm (127.0.0.1) of generated blogs, one private PostgreSQL server (farm.postgres). For
+each worker count, a new database and that many `scrapy crawl blogs` processes started together
+(cron runs, the project's polite settings: AutoThrottle, 2 requests per site), each on the whole
+feeds file; they divide the sites with leases (crawler.leasing). A run ends when every worker
+has exited. Printed per run: article pages stored, wall seconds from start to the last exit,
+pages/s, the ratio to one worker, CPU seconds of all workers (their extraction processes
+included) and CPU use in cores, and the checks: pages lost (published but not stored), article
+pages fetched more than once, pages stored twice, articles not in a terminal state.
+`--kill` adds a run with the largest worker count where one worker is killed (SIGKILL) when a
+third of the pages are stored: the others take its sites over and must finish with the same
+checks. `--check` exits 1 when 4 workers reach less than 3 x one worker's pages/s or any check
+fails; the last line states every figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import psycopg
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from farm import BlogFarm, FarmSite  # noqa: E402
+from farm.postgres import PostgresServer  # noqa: E402
+
+TARGET_4 = 3.0  # 4 workers / 1 worker, pages/s
+SETTINGS = {
+    "BLOGS_CONTACT": "mailto:bench@example.invalid",
+    "LOG_LEVEL": "INFO",
+    "TELNETCONSOLE_ENABLED": "False",
+    "REFETCH_AFTER": "7d",  # no re-fetch falls due during a run
+}
+
+
+@dataclass
+class Run:
+    label: str
+    workers: int
+    pages: int
+    seconds: float
+    cpu: float  # CPU seconds of the worker processes and their children
+    lost: int
+    fetched_twice: int
+    stored_twice: int
+    not_terminal: int
+
+    @property
+    def rate(self) -> float:
+        return self.pages / self.seconds if self.seconds else 0.0
+
+    @property
+    def ok(self) -> bool:
+        """Nothing lost, nothing stored twice, every article done; nothing fetched twice unless a worker
+        was killed (its fetches in flight were never stored, so another worker fetches them again)."""
+        killed = "killed" in self.label
+        return not (self.lost or self.stored_twice or self.not_terminal or (self.fetched_twice and not killed))
+
+
+def _count(url: str, sql: str) -> int:
+    """One number from the store (0 before the first worker has created the tables)."""
+    try:
+        with psycopg.connect(url, autocommit=True) as conn:
+            row = conn.execute(sql).fetchone()
+    except psycopg.errors.UndefinedTable:
+        return 0
+    return int(row[0] or 0) if row else 0
+
+
+def crawl(
+    farm: BlogFarm,
+    blogs: list[FarmSite],
+    pg: PostgresServer,
+    feeds: Path,
+    workers: int,
+    *,
+    kill_at: float | None,
+    label: str,
+    log_dir: Path,
+) -> Run:
+    """Start `workers` crawls together on a new database; kill the first when `kill_at` of the pages are stored."""
+    url = pg.new_database()
+    farm.clear_log()
+    published = [a for blog in blogs for a in blog.articles if a.published <= farm.clock.now()]
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    settings = {**SETTINGS, "BLOGS_DB": url}
+    cmd = [sys.executable, "-m", "scrapy", "crawl", "blogs", "-a", f"feeds={feeds}"]
+    for key, value in settings.items():
+        cmd += ["-s", f"{key}={value}"]
+    started = time.monotonic()
+    procs = []
+    for i in range(workers):
+        log = open(log_dir / f"{label}-{i}.log", "wb")  # noqa: SIM115 -- the child writes it
+        procs.append(subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log, env=env))
+        log.close()
+    killed = kill_at is None
+    cpu = 0.0
+    pending = {p.pid: p for p in procs}
+    while pending:
+        if not killed and _count(url, "SELECT COUNT(*) FROM snapshots") >= (kill_at or 0) * len(published):
+            if procs[0].pid in pending:  # a worker that already finished cannot be killed
+                os.kill(procs[0].pid, signal.SIGKILL)
+            killed = True
+        for pid in list(pending):
+            done, _status, usage = os.wait4(pid, os.WNOHANG)
+            if done:
+                cpu += usage.ru_utime + usage.ru_stime
+                del pending[pid]
+        time.sleep(0.2)
+    seconds = time.monotonic() - started
+    articles = {r[0] for r in _rows(url, "SELECT DISTINCT article FROM snapshots")}
+    fetched_twice = sum(1 for a in published if len(farm.requests_for(a.url)) > 1)
+    return Run(
+        label=label,
+        workers=workers,
+        pages=len(articles),
+        seconds=seconds,
+        cpu=cpu,
+        lost=sum(1 for a in published if a.url not in articles),
+        fetched_twice=fetched_twice,
+        stored_twice=_count(url, "SELECT COUNT(*) - COUNT(DISTINCT article) FROM snapshots"),
+        not_terminal=_count(url, "SELECT COUNT(*) FROM articles WHERE state NOT IN ('active', 'done')"),
+    )
+
+
+def _rows(url: str, sql: str) -> list[tuple[object, ...]]:
+    with psycopg.connect(url, autocommit=True) as conn:
+        return [tuple(r) for r in conn.execute(sql).fetchall()]
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--blogs", type=int, default=200)
+    p.add_argument("--articles", type=int, default=5, help="articles per blog")
+    p.add_argument("--workers", default="1,2,4")
+    p.add_argument("--kill", action="store_true", help="add a run where one worker is killed mid-run")
+    p.add_argument("--check", action="store_true", help="exit 1 when a target or a check fails")
+    args = p.parse_args(argv)
+    counts = [int(n) for n in args.workers.split(",")]
+    runs: list[Run] = []
+    with tempfile.TemporaryDirectory(prefix="crawl-workers-") as tmp, BlogFarm() as farm, PostgresServer() as pg:
+        now = farm.clock.now()
+        blogs = [
+            farm.add_generated_blog(
+                f"w{i:03d}", articles=args.articles, start=now - (args.articles + 1) * 3600, interval=3600, seed=i
+            )
+            for i in range(args.blogs)
+        ]
+        feeds = Path(tmp) / "feeds.txt"
+        feeds.write_text("".join(line + "\n" for line in farm.feed_lines()), encoding="utf-8")
+        total = args.blogs * args.articles
+        print(f"farm: {args.blogs} blogs x {args.articles} articles = {total} pages; cpus {os.cpu_count()}", flush=True)
+        for n in counts:
+            runs.append(crawl(farm, blogs, pg, feeds, n, kill_at=None, label=f"{n} worker(s)", log_dir=Path(tmp)))
+            print(f"  {runs[-1].label}: {runs[-1].pages} pages in {runs[-1].seconds:.1f} s", flush=True)
+        if args.kill:
+            n = max(counts)
+            runs.append(crawl(farm, blogs, pg, feeds, n, kill_at=1 / 3, label=f"{n}, one killed", log_dir=Path(tmp)))
+    base = runs[0].rate
+    print(
+        f"{'run':16} {'pages':>6} {'wall s':>7} {'pages/s':>8} {'ratio':>6} {'CPU s':>6} {'cores':>6}"
+        f" {'lost':>5} {'fetched 2x':>10} {'stored 2x':>9} {'not done':>8}"
+    )
+    for r in runs:
+        print(
+            f"{r.label:16} {r.pages:6d} {r.seconds:7.1f} {r.rate:8.1f} {r.rate / base if base else 0:6.2f}"
+            f" {r.cpu:6.1f} {r.cpu / r.seconds if r.seconds else 0:6.2f} {r.lost:5d} {r.fetched_twice:10d}"
+            f" {r.stored_twice:9d} {r.not_terminal:8d}"
+        )
+    by_count = {r.workers: r.rate for r in runs if "killed" not in r.label}
+    four = by_count.get(4, 0.0) / base if base else 0.0
+    failed = [r.label for r in runs if not r.ok]
+    met = (4 not in by_count or four >= TARGET_4) and not failed
+    figures = ", ".join(f"{r.label} {r.rate:.1f} pages/s" for r in runs)
+    print(
+        f"crawl workers: {figures}; 4/1 = {four:.2f} (target >= {TARGET_4}); runs failing a check: {failed or 'none'};"
+        f" {'met' if met else 'MISSED'}"
+    )
+    return 1 if args.check and not met else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
