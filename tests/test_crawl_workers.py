@@ -138,3 +138,59 @@ def test_static_shards_split_the_sites_between_runs(farm: BlogFarm, tmp_path: Pa
     assert all(len(share) < len(blogs) for share in fetched)
     bad = run_crawl(feeds, db, "-a", "shard=4/3", clock=farm.clock)
     assert bad.returncode == 2 and "shard='4/3': give K/N" in bad.stderr
+
+
+def test_a_stopped_workers_leases_lapse_and_another_takes_its_sites_over(
+    farm: BlogFarm, pg_server: PostgresServer, tmp_path: Path
+) -> None:
+    """A worker that stops answering (SIGSTOP: a hung or cut-off machine) still holds the crawl lock,
+    so its sites are not taken at once: its leases lapse (BLOGS_LEASE_SECONDS), then a worker in
+    watch mode claims them and finishes; nothing it had stored is fetched again."""
+    t0 = time.time()
+    farm.clock.set(t0)
+    blogs = [
+        farm.add_generated_blog(f"h{i}", articles=6, start=t0 - 6 * HOUR, interval=HOUR, seed=100 + i) for i in range(4)
+    ]
+    farm.misbehave("/20", "slow", prefix=True, delay=0.5)
+    feeds = write_feeds(tmp_path / "feeds.txt", [b.feed_line() for b in blogs])
+    db = pg_server.new_database()
+    lease = {"BLOGS_LEASE_SECONDS": "4", "BLOGS_WATCH_MAX_SLEEP": "1"}
+    articles = [a for b in blogs for a in b.articles if a.published <= t0]
+    stored = lambda: {a for (a,) in rows(db, "SELECT article FROM snapshots")}  # noqa: E731
+    hung = start_crawl(feeds, db, settings={**worker_settings("hung"), **lease}, clock=farm.clock)
+    survivor = None
+    try:
+        assert wait_for(lambda: len(stored()) >= 2, timeout=60)
+        os.kill(hung.pid, signal.SIGSTOP)
+        stopped_at = time.time()
+        held = {s for (s,) in rows(db, "SELECT site FROM site_leases WHERE owner IS NOT NULL")}
+        before = stored()
+        survivor = start_crawl(
+            feeds,
+            db,
+            "-a",
+            "watch=1",
+            settings={**worker_settings("survivor"), **lease},
+            clock=farm.clock,
+            log=tmp_path / "survivor.log",
+        )
+        assert wait_for(lambda: len(stored()) == len(articles), timeout=120), (tmp_path / "survivor.log").read_text()[
+            -3000:
+        ]
+    finally:
+        if survivor is not None:
+            stop(survivor)
+        os.kill(hung.pid, signal.SIGKILL)
+        hung.wait(timeout=10)
+    assert held, "the hung worker held sites"
+    assert rows(db, "SELECT COUNT(*), COUNT(DISTINCT article) FROM snapshots") == [(len(articles), len(articles))]
+    ports = {b.port: b.name for b in blogs}
+    for article in articles:
+        later = [r for r in farm.requests_for(article.url) if r.wall_time > stopped_at]
+        assert later == [] if article.url in before else len(later) == 1, article.url
+    taken = [
+        r.wall_time - stopped_at
+        for r in farm.requests
+        if r.wall_time > stopped_at and ports.get(r.port) in held and "survivor" in (r.user_agent or "")
+    ]
+    assert taken and min(taken) > 4 / 3, "the survivor waited for the hung worker's leases to lapse"
