@@ -8,20 +8,25 @@ done batch is extracted again as one set, and each other snapshot again with the
 version that extracted it. With the same extractor the result is the same rows (idempotent);
 after an upgrade it is what the crawl would have stored with the new extractor. Full batches,
 pages never extracted and comment feeds never parsed (a crawl was killed) are completed as the
-next crawl would.
+next crawl would. What one site reads of the others (their comment identifiers) is taken at the
+start, so the sites' order does not matter: pipelines.distributed runs them in parallel, one Dask
+task each, with the same result. `since` re-extracts only what holds pages fetched since then.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from extractor import DEFAULT, SiteProfile, extract_site, learn_profile
 from pipelines import jobs
 from store import StoreBackend
+from store.clock import to_iso
 from store.commentfeeds import unprocessed_comment_feeds
+from store.reextractions import page_counts, snapshots_since
 
 logger = logging.getLogger(__name__)
 
@@ -56,13 +61,28 @@ def _relearn_profiles(store: StoreBackend, site: str, known: frozenset[str]) -> 
     return learned
 
 
-def reextract_site(store: StoreBackend, cfg: jobs.JobConfig, site: str, report: ReextractReport) -> None:
-    # the other sites' comment identifiers: this site's re-extraction does not change them
-    known = store.known_comment_identifiers(site)
+def reextract_site(
+    store: StoreBackend,
+    cfg: jobs.JobConfig,
+    site: str,
+    report: ReextractReport,
+    *,
+    known: frozenset[str] | None = None,
+    since: str | None = None,
+) -> None:
+    """Re-extract one site. `known`: the other sites' comment identifiers as of the run's start
+    (so that sites give the same result in any order, or in parallel); `since` (ISO time): only
+    the done batches holding a page fetched then or later (each still as one set) and such pages."""
+    if known is None:
+        known = store.known_comment_identifiers(site)
+    recent = snapshots_since(store.db, site, since) if since else None
     profiles = _relearn_profiles(store, site, known)
     report.profiles += len(profiles)
     for batch in store.done_batches(site):
-        snaps = store.load_snapshots(store.batch_snapshots(batch["id"]))
+        members = store.batch_snapshots(batch["id"])
+        if recent is not None and recent.isdisjoint(members):
+            continue
+        snaps = store.load_snapshots(members)
         pages = jobs.pages_of(store, snaps)
         results = extract_site(pages, known_comment_ids=known)
         if batch["profile_version"] in profiles:
@@ -75,7 +95,11 @@ def reextract_site(store: StoreBackend, cfg: jobs.JobConfig, site: str, report: 
             jobs.write_extractions(store, rows, force=True)
         report.batches += 1
         report.pages += len(rows)
-    others = [(snapshot, int(v)) for snapshot, v in store.profile_extractions(site) if v in profiles]
+    others = [
+        (snapshot, int(v))
+        for snapshot, v in store.profile_extractions(site)
+        if v in profiles and (recent is None or snapshot in recent)
+    ]
     for start in range(0, len(others), _CHUNK):
         chunk = others[start : start + _CHUNK]
         version = dict(chunk)
@@ -89,10 +113,17 @@ def reextract_site(store: StoreBackend, cfg: jobs.JobConfig, site: str, report: 
         report.pages += len(rows)
     # What a killed crawl left undone, as the next crawl would do it.
     for batch_id in store.full_batches(site):
-        jobs.run_batch(cfg, batch_id)
+        report.pages += jobs.run_batch(cfg, batch_id).pages
         report.batches += 1
     report.pages += jobs.run_pending(cfg, site).pages
     report.pages += jobs.run_provisional(cfg, site).pages  # a site whose first batch never filled
+
+
+def prepare(store: StoreBackend, cfg: jobs.JobConfig) -> None:
+    """What every site's re-extraction needs first: comment feeds a crawl stored but did not parse
+    (killed, or EXTRACT_ENABLED off) are evidence."""
+    for fetch_id in unprocessed_comment_feeds(store.db, max_attempts=1 << 30):
+        jobs.run_feed(cfg, fetch_id)
 
 
 def reextract(
@@ -100,16 +131,22 @@ def reextract(
     site: str | None = None,
     batch_size: int = 10,
     progress: Callable[[str, ReextractReport], None] | None = None,
+    since: str | None = None,
 ) -> ReextractReport:
-    """Re-extract one site (or all) from its snapshots; see the module docstring."""
+    """Re-extract one site (or all) from its snapshots; see the module docstring. `since` (ISO
+    time, store.query.parse_since): only pages fetched then or later, see `reextract_site`."""
     report = ReextractReport()
-    cfg = jobs.JobConfig(store.location, batch_size=batch_size)
-    # Comment feeds a crawl stored but did not parse (killed, or EXTRACT_ENABLED off): they are evidence.
-    for fetch_id in unprocessed_comment_feeds(store.db, max_attempts=1 << 30):
-        jobs.run_feed(cfg, fetch_id)
+    # Other sites' identifiers and profiles as of the start, as the crawl takes them (JobConfig):
+    # the sites' results then do not depend on their order, so pipelines.distributed gives the same.
+    cfg = jobs.JobConfig(store.location, batch_size=batch_size, known_before=to_iso(time.time()))
+    prepare(store, cfg)
     names = [site] if site else store.snapshot_sites()
+    if since:
+        fetched = page_counts(store.db, since)
+        names = [n for n in names if n in fetched]
+    known = {name: store.known_comment_identifiers(name) for name in names}
     for name in names:
-        reextract_site(store, cfg, name, report)
+        reextract_site(store, cfg, name, report, known=known[name], since=since)
         report.sites += 1
         if progress is not None:
             progress(name, report)

@@ -40,6 +40,8 @@ NOT_RUN = {
     "bench/": "the benches run (reduced) in test_bench_scripts",
     "crawl blogs -s BLOGS_DB=postgresql": "crawls the feeds in feeds.txt (internet); the crawl into PostgreSQL runs"
     " against the farm in test_crawl_e2e",
+    "reextract --dask tcp://": "needs a running Dask scheduler; the same client runs on a LocalCluster (local:N) here"
+    " and in test_reextract_dask",
 }
 # The README's example database; the examples run against a private server's database instead.
 README_PG_URL = "postgresql://harvester@db.example.org/blogs"

@@ -1,0 +1,191 @@
+"""`scrapy reextract --dask`: one task per site on a real LocalCluster (worker processes), on both
+backends, gives exactly the single-process `reextract`'s rows; --since and --site; a run killed
+with SIGKILL resumes where it stopped."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from crawl_helpers import _env
+
+from pipelines import jobs
+from pipelines.distributed import check_address, dask_client, reextract_on_dask
+from pipelines.reextract import reextract
+from store import open_store
+from store.clock import to_iso
+from store.copy import copy_store
+from store.query import QueryError
+
+PROJECT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(PROJECT))  # bench/ is not installed: its store builder is shared with the bench
+from bench.distributed import store_site  # noqa: E402
+
+START = 1_800_000_000.0
+BATCH = 5
+COMPARED = ("posts", "comments", "comment_versions", "extractions")
+
+
+def corpus_pages(
+    corpus_root: Path, site: str, n: int, refetches: int, first: int = 0
+) -> list[tuple[str, bytes, bytes | None]]:
+    """(url, first fetch, re-fetch) of n of the site's labelled pages from `first`; the first
+    `refetches` of them fetched again with the body of a later page of the same site (other comments)."""
+    folder = corpus_root / "wordpress" / site
+    rows = [json.loads(line) for line in (folder / "truth.jsonl").open(encoding="utf-8")][first:]
+    body = [(folder / r["file"]).read_bytes() for r in rows]
+    return [(rows[i]["url"], body[i], body[n + i] if i < refetches else None) for i in range(n)]
+
+
+def build(location: str, corpus_root: Path) -> int:
+    """A store as crawls leave it: sites extracted batch by batch with profiles for the rest, a site
+    whose first batch never filled (provisional), and a site stored after the last extraction (its
+    full batches and other pages wait, as when a crawl was killed); the derived posts and comments
+    then dropped, so that re-extraction must write every row again. Returns the page count."""
+    pages = 0
+    with open_store(location) as store:
+        for i, site in enumerate(("tt21", "cocoon", "tt16")):
+            pages += store_site(
+                store, site, corpus_pages(corpus_root, site, 12, 4), batch_size=BATCH, start=START + i * 7200
+            )
+        pages += store_site(
+            store, "small", corpus_pages(corpus_root, "tt22", 3, 1, first=24), batch_size=BATCH, start=START
+        )
+        reextract(store, batch_size=BATCH)
+        pages += store_site(store, "tt22", corpus_pages(corpus_root, "tt22", 11, 3), batch_size=BATCH, start=START)
+        with store.transaction() as db:
+            for table in ("comment_versions", "comments", "posts"):
+                db.execute(f"DELETE FROM {table}")
+    jobs.close_stores()
+    return pages
+
+
+def tables(location: str) -> dict[str, list[dict[str, Any]]]:
+    with open_store(location, read_only=True) as store:
+        return {name: list(store.db.query(f"SELECT * FROM {name} ORDER BY 1, 2")) for name in COMPARED}
+
+
+@pytest.fixture
+def second_db(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
+    """Another new store on the same backend as fresh_db."""
+    if backend == "sqlite":
+        yield str(tmp_path / "other.db")
+        return
+    server = request.getfixturevalue("pg_server")
+    url = server.new_database()
+    yield url
+    server.drop_database(url)
+
+
+@pytest.fixture
+def twins(fresh_db: str, second_db: str, corpus_root: Path) -> tuple[str, str, int]:
+    """Two stores with the same rows (store.copy keeps every key): (first, second, pages)."""
+    pages = build(fresh_db, corpus_root)
+    with open_store(fresh_db, read_only=True) as source, open_store(second_db) as target:
+        copy_store(source, target)
+    return fresh_db, second_db, pages
+
+
+def test_dask_gives_the_single_process_rows_and_since_and_site_select(twins: tuple[str, str, int]) -> None:
+    single, dask, pages = twins
+    with open_store(single) as store:
+        expected = reextract(store, batch_size=BATCH)
+    jobs.close_stores()
+    with dask_client("local:2") as client, open_store(dask) as store:
+        report, plan = reextract_on_dask(store, client, batch_size=BATCH)
+        assert not plan.resumed and sorted(plan.todo) == ["cocoon", "small", "tt16", "tt21", "tt22"]
+        assert (report.sites, report.pages, report.batches) == (5, expected.pages, expected.batches)
+        assert expected.pages == pages  # every stored page, the waiting ones included
+        got = tables(dask)
+        assert got == tables(single)
+        assert len(got["posts"]) == 3 * 12 + 3 + 11 and len(got["comments"]) > 100
+        # --since: the re-fetches of three days later only (not batch members), on their sites
+        later = to_iso(START + 3 * 86400)
+        since, _plan = reextract_on_dask(store, client, since_text=later, batch_size=BATCH)
+        assert (since.sites, since.pages, since.batches) == (5, 3 * 4 + 3 + 4, 0)  # small: provisional, all 4
+        one, _plan = reextract_on_dask(store, client, site="cocoon", batch_size=BATCH)
+        assert (one.sites, one.pages) == (1, 12 + 4)
+        with pytest.raises(QueryError, match="no site 'nope'"):
+            reextract_on_dask(store, client, site="nope")
+        assert tables(dask) == got
+    jobs.close_stores()
+
+
+def scrapy(location: str, *args: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "scrapy",
+        "reextract",
+        *args,
+        "-s",
+        f"BLOGS_DB={location}",
+        "-s",
+        f"BATCH_SIZE={BATCH}",
+    ]
+
+
+def test_a_killed_run_resumes_where_it_stopped(twins: tuple[str, str, int]) -> None:
+    single, dask, pages = twins
+    with open_store(single) as store:
+        reextract(store, batch_size=BATCH)
+    jobs.close_stores()
+    # One worker, largest site first; SIGKILL to the command and its cluster after the first site.
+    proc = subprocess.Popen(
+        scrapy(dask, "--dask", "local:1"),
+        cwd=PROJECT,
+        env=_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    assert proc.stderr is not None
+    seen = []
+    try:
+        for line in proc.stderr:
+            seen.append(line)
+            if re.match(r"\S+: done \(1/5 sites", line):
+                break
+        else:
+            pytest.fail("".join(seen))
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    again = subprocess.run(scrapy(dask, "--dask", "local:1"), cwd=PROJECT, env=_env(), capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr
+    resumed = re.search(r"resuming the re-extraction started \S+: (\d) of 5 sites already done", again.stderr)
+    assert resumed and int(resumed.group(1)) >= 1, again.stderr
+    summary = re.search(r"re-extracted (\d+) pages of (\d) sites", again.stdout)
+    assert summary and int(summary.group(2)) == 5 - int(resumed.group(1)), again.stdout
+    assert int(summary.group(1)) < pages
+    assert tables(dask) == tables(single)
+    # Complete: the next run starts afresh, over every site.
+    fresh = subprocess.run(scrapy(dask, "--dask", "local:1"), cwd=PROJECT, env=_env(), capture_output=True, text=True)
+    assert fresh.returncode == 0 and "resuming" not in fresh.stderr, fresh.stderr
+    assert re.search(rf"re-extracted {pages} pages of 5 sites", fresh.stdout), fresh.stdout
+
+
+def test_bad_addresses_are_refused() -> None:
+    for bad in ("local:0", "local", "local:two", " "):
+        with pytest.raises(ValueError, match="neither local:N"):
+            check_address(bad)
+    assert check_address("tcp://10.0.0.5:8786") == "tcp://10.0.0.5:8786"
+    assert check_address("local:3") == "local:3" and check_address("localhost:8786") == "localhost:8786"
+
+
+def test_the_bench_runs_reduced() -> None:
+    cmd = [sys.executable, str(PROJECT / "bench" / "distributed.py"), "--blogs", "3", "--articles", "6"]
+    done = subprocess.run([*cmd, "--workers", "1,2", "--repeat", "1"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    last = done.stdout.strip().splitlines()[-1]
+    assert re.match(r"re-extraction on Dask: 36 pages, 1 worker\(s\) [\d.]+ pages/s", last), done.stdout
+    assert "output identical to single-process reextract: yes" in last
