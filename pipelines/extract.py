@@ -59,6 +59,7 @@ from pipelines import jobs
 from store import StoreBackend, open_store, store_location
 from store.clock import to_iso
 from store.commentfeeds import check_sites, record_feed_failure, unprocessed_comment_feeds
+from store.postgres import is_database_url
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -166,6 +167,10 @@ class ExtractPipeline:
         self.batch_queue: dict[str, list[int]] = {}  # site -> its batches waiting, in order
         self.batch_site: dict[int, str] = {}
         self.run_snapshots_after = 0  # snapshots above this id were stored by this run
+        self.run_sites: set[str] = set()  # sites this run stored pages of
+        # A PostgreSQL store may have other crawler workers: the end-of-run sweep keeps to this run's
+        # sites (the others are theirs); on SQLite this run is the only crawl and sweeps every site.
+        self.sweep_every_site = not is_database_url(db_path)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExtractPipeline:
@@ -247,6 +252,8 @@ class ExtractPipeline:
         if self.store is None:
             return
         rows = self.store.unsettled_snapshots(self.run_snapshots_after)
+        if not self.sweep_every_site:
+            rows = [(site, snapshot) for site, snapshot in rows if site in self.run_sites]
         by_site: dict[str, list[int]] = {}
         unprofiled: set[str] = set()
         for site, snapshot in rows:
@@ -290,6 +297,7 @@ class ExtractPipeline:
         if self.store is None:
             self.open_spider()
         assert self.store is not None and item.snapshot_id is not None
+        self.run_sites.add(item.site)
         filled: list[int] = []
         if item.kind == "first":
             filled = self.store.add_to_batch(
