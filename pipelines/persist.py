@@ -1,10 +1,18 @@
-"""Persist first: every fetched page is committed to SQLite before any other pipeline sees it.
+"""Persist first: every fetched page is committed to the store before any other pipeline sees it.
 
-PersistPagePipeline(db_path="blogs.db", refetch_after=[3600.0, 21600.0])
+PersistPagePipeline(db_path="blogs.db", refetch_after=[3600.0, 21600.0], background=True)
 
 The snapshot (gzip body, final URL, status, headers, fetch time, first fetch or re-fetch) and
 the article's new fetch state and re-fetch schedule are written in one transaction, so a page
 is either stored and marked fetched, or neither (and fetched again by the next run).
+
+In a crawl (`background=True`, what `from_crawler` makes) the writes run on one dedicated
+writer thread with its own store connection, and `process_item` is a coroutine that resumes
+once the transaction is committed: the item still moves on only when its page is durable, but
+the reactor keeps downloading meanwhile. A commit that waits on the reactor thread (the write
+lock held by an extraction job, a WAL checkpoint, a slow disk) would delay reading responses
+already on the wire, and AutoThrottle would take that delay for server latency. Constructed
+directly (`background=False`), `process_item` writes at once and returns the item.
 
 A store that cannot be written any more (disk full, I/O error: crawler.outcome.store_fault)
 stops the crawl with one line instead of dropping every following page with an error.
@@ -14,14 +22,18 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from scrapy.exceptions import DropItem
+from scrapy.utils.defer import maybe_deferred_to_future
+from twisted.internet.threads import deferToThreadPool
+from twisted.python.threadpool import ThreadPool
 
 from crawler.items import CommentFeedItem, PageItem
 from crawler.outcome import report_store_fault
 from crawler.schedule import DEFAULT_REFETCH_AFTER, parse_durations
-from store import StoreBackend, default_db_path, open_store
+from store import StoreBackend, open_store, store_location
 from store.commentfeeds import save_comment_feed
 
 if TYPE_CHECKING:
@@ -29,6 +41,14 @@ if TYPE_CHECKING:
     from scrapy.statscollectors import StatsCollector
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
+# What a write can raise that is the store's, not a bug: reported per item or as a store fault.
+STORE_ERRORS = (sqlite3.Error, OSError)
+
+
+def _stop(pool: ThreadPool) -> None:
+    if not pool.joined:
+        pool.stop()
 
 
 class PersistPagePipeline:
@@ -40,36 +60,75 @@ class PersistPagePipeline:
         refetch_after: list[float],
         stats: StatsCollector | None = None,
         crawler: Crawler | None = None,
+        *,
+        background: bool = False,
     ) -> None:
         self.db_path = db_path
         self.refetch_after = refetch_after
         self.stats = stats
         self.crawler = crawler
+        self.background = background
+        # The connection writes go through: touched only by the writer thread when `background`.
         self.store: StoreBackend | None = None
+        self.pool: ThreadPool | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> PersistPagePipeline:
         settings = crawler.settings
         return cls(
-            db_path=str(default_db_path(settings.get("BLOGS_DB"))),
+            db_path=store_location(settings.get("BLOGS_DB")),
             refetch_after=parse_durations(settings.get("REFETCH_AFTER") or DEFAULT_REFETCH_AFTER),
             stats=crawler.stats,
             crawler=crawler,
+            background=True,
         )
 
     def open_spider(self) -> None:
-        self.store = open_store(self.db_path)
+        if not self.background:
+            self.store = open_store(self.db_path)
+            return
+        from twisted.internet import reactor
 
-    def close_spider(self) -> None:
+        # One thread: writes are serialized in arrival order and the connection never changes thread.
+        self.pool = ThreadPool(minthreads=1, maxthreads=1, name="store-writer")
+        self.pool.start()
+        # A crawl that ends without close_spider (a crash) must not hang on the pool's non-daemon thread.
+        reactor.addSystemEventTrigger("during", "shutdown", _stop, self.pool)  # type: ignore[attr-defined,arg-type]
+
+    async def _close_background(self, pool: ThreadPool) -> None:
+        try:
+            await self._on_writer(pool, self._close_store)
+        finally:
+            _stop(pool)  # joins the thread; its queue is empty (Scrapy closes pipelines when no item is left)
+
+    def close_spider(self) -> Coroutine[Any, Any, None] | None:
+        pool, self.pool = self.pool, None
+        if pool is not None:
+            return self._close_background(pool)
+        self._close_store()
+        return None
+
+    def _close_store(self) -> None:
         if self.store is not None:
             self.store.close()
             self.store = None
+
+    def _writer_store(self) -> StoreBackend:
+        if self.store is None:
+            self.store = open_store(self.db_path)
+        return self.store
+
+    @staticmethod
+    async def _on_writer(pool: ThreadPool, fn: Callable[..., T], *args: Any) -> T:
+        from twisted.internet import reactor
+
+        return await maybe_deferred_to_future(deferToThreadPool(reactor, pool, fn, *args))  # type: ignore[arg-type]
 
     def _inc(self, key: str) -> None:
         if self.stats is not None:
             self.stats.inc_value(key)
 
-    def _not_stored(self, exc: sqlite3.Error | OSError, what: str, item: Any, counter: str) -> DropItem:
+    def _not_stored(self, exc: BaseException, what: str, item: Any, counter: str) -> DropItem:
         """The DropItem for an item the store could not take. A store fault (full disk, read-only,
         damaged) is logged once for the run and stops it; the article stays due and is fetched
         again next run. Another SQLite error is logged per item; any other OSError propagates."""
@@ -82,43 +141,60 @@ class PersistPagePipeline:
         return DropItem(f"{what} not stored: {exc}")
 
     def process_item(self, item: Any) -> Any:
-        if isinstance(item, CommentFeedItem):
-            return self._comment_feed(item)
-        if not isinstance(item, PageItem):
+        """The item once its page (or comment feed) is committed; a coroutine when `background`."""
+        if not isinstance(item, PageItem | CommentFeedItem):
             return item
-        if self.store is None:
-            self.store = open_store(self.db_path)
+        if self.pool is not None:
+            return self._process_background(self.pool, item)
         try:
-            item.snapshot_id = self.store.save_page(
-                article=item.article_url,
-                site=item.site,
-                kind=item.kind,
-                url=item.url,
-                request_url=item.request_url or item.url,
-                status=item.status,
-                headers=item.headers,
-                body=item.body,
-                fetched_at=item.fetched_at,
-                offsets=self.refetch_after,
-                slash_comments=item.slash_comments,
-                comment_feed_sig=item.comment_feed_sig,
-                comment_feed_etag=item.comment_feed_etag,
-                comment_feed_last_modified=item.comment_feed_last_modified,
-            )
-        except (sqlite3.Error, OSError) as exc:
-            raise self._not_stored(exc, "page", item, "blogs/pages_store_failed") from exc
+            stored = self._write(item)
+        except STORE_ERRORS as exc:
+            raise self._drop(exc, item) from exc
+        return self._stored(item, stored)
+
+    async def _process_background(self, pool: ThreadPool, item: PageItem | CommentFeedItem) -> Any:
+        try:
+            stored = await self._on_writer(pool, self._write, item)
+        except STORE_ERRORS as exc:
+            raise self._drop(exc, item) from exc
+        return self._stored(item, stored)
+
+    def _write(self, item: PageItem | CommentFeedItem) -> int:
+        """Commit the item; runs on the writer thread when `background`. Returns the row id."""
+        store = self._writer_store()
+        if isinstance(item, CommentFeedItem):
+            # A comment feed is committed raw, as a page is, before a job parses it (pipelines.feedcheck).
+            with store.transaction() as db:
+                return save_comment_feed(db, item)
+        return store.save_page(
+            article=item.article_url,
+            site=item.site,
+            kind=item.kind,
+            url=item.url,
+            request_url=item.request_url or item.url,
+            status=item.status,
+            headers=item.headers,
+            body=item.body,
+            fetched_at=item.fetched_at,
+            offsets=self.refetch_after,
+            slash_comments=item.slash_comments,
+            comment_feed_sig=item.comment_feed_sig,
+            comment_feed_etag=item.comment_feed_etag,
+            comment_feed_last_modified=item.comment_feed_last_modified,
+        )
+
+    def _drop(self, exc: BaseException, item: PageItem | CommentFeedItem) -> DropItem:
+        if isinstance(item, CommentFeedItem):
+            return self._not_stored(exc, "comment feed", item, "blogs/comment_feeds_store_failed")
+        return self._not_stored(exc, "page", item, "blogs/pages_store_failed")
+
+    def _stored(self, item: PageItem | CommentFeedItem, row_id: int) -> PageItem | CommentFeedItem:
+        # Back on the reactor thread: the item is committed, later pipelines may use its id.
+        if isinstance(item, CommentFeedItem):
+            item.fetch_id = row_id
+            self._inc("blogs/comment_feeds_stored")
+            return item
+        item.snapshot_id = row_id
         self._inc("blogs/pages_stored")
         self._inc(f"blogs/pages_stored/{item.kind}")
-        return item
-
-    def _comment_feed(self, item: CommentFeedItem) -> CommentFeedItem:
-        # A comment feed is committed raw, as a page is, before a job parses it (pipelines.feedcheck).
-        if self.store is None:
-            self.store = open_store(self.db_path)
-        try:
-            with self.store.transaction() as db:
-                item.fetch_id = save_comment_feed(db, item)
-        except (sqlite3.Error, OSError) as exc:
-            raise self._not_stored(exc, "comment feed", item, "blogs/comment_feeds_store_failed") from exc
-        self._inc("blogs/comment_feeds_stored")
         return item
