@@ -44,7 +44,7 @@ Polite, the crawl makes requests as fast as the plain spider: every blog of the 
 127.0.0.1, one download slot, so both are bound by AutoThrottle's delay on it (py-spy: the
 reactor is idle three quarters of the time). The pages ratio is lower because the crawl makes
 5487 requests for 3000 pages: 2475 articles whose site feed shows `slash:comments` > 0 have
-their comment feed read at first fetch (extraction evidence, crawler/articlefetch.py). The store
+their comment feed read at first fetch (extraction evidence, crawler/articlefetching.py). The store
 writes run on their own thread (pipelines/persist.py); before that change, on the same day and
 machine, the polite ratios were off 0.54 (requests 0.98) and process 0.47 (requests 0.86), and
 unthrottled the blogs runs took 27.8 s (off) and 58.4 s (process). Unthrottled on 2 cores the
@@ -73,7 +73,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from crawler.feedparse import parse_feed  # noqa: E402
+from crawler.feedreader import parse_feed  # noqa: E402
 from farm.postgres import PostgresServer  # noqa: E402
 
 

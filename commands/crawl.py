@@ -20,7 +20,7 @@ from scrapy.exceptions import UsageError
 from twisted.internet.defer import Deferred
 from twisted.python.failure import Failure
 
-from crawler.feeds import FeedsFileError, load_feeds_file
+from crawler.feedsfile import FeedsFileError, load_feeds_file
 from crawler.lock import RunLock, run_lock
 from crawler.outcome import (
     EXIT_LOCKED,

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from extractor import Page, PageExtraction, SiteProfile, extract_and_learn, learn_profile
-from pipelines.feedcheck import process_comment_feed
+from pipelines.commentfeeds import process_comment_feed
 from store import StoreBackend, open_store
 from store.clock import to_iso
 from store.comments import comment_dicts

@@ -163,7 +163,7 @@ class PersistPagePipeline:
         """Commit the item; runs on the writer thread when `background`. Returns the row id."""
         store = self._writer_store()
         if isinstance(item, CommentFeedItem):
-            # A comment feed is committed raw, as a page is, before a job parses it (pipelines.feedcheck).
+            # A comment feed is committed raw, as a page is, before a job parses it (pipelines.commentfeeds).
             with store.transaction() as db:
                 return save_comment_feed(db, item)
         return store.save_page(

@@ -17,7 +17,7 @@ from test_store_schema import NOW, add_page
 
 from crawler.items import CommentFeedItem
 from farm import BlogFarm
-from pipelines.feedcheck import process_comment_feed
+from pipelines.commentfeeds import process_comment_feed
 from store.commentfeeds import record_feed_failure, save_comment_feed, unprocessed_comment_feeds
 from store.sqlite import Store
 

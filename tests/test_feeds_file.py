@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from crawler.feeds import (
+from crawler.feedsfile import (
     FeedsFileError,
     default_site_name,
     discover_feed_links,

@@ -14,7 +14,7 @@ from test_store_schema import NOW, add_page
 
 from extractor.scoring import Counts, score_page
 from pipelines import jobs
-from pipelines.feedcheck import parse_comment_feed
+from pipelines.commentfeeds import parse_comment_feed
 from pipelines.reextract import reextract
 from store import StoreBackend, open_store
 from store.commentfeeds import store_feed_comments

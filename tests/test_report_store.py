@@ -22,7 +22,7 @@ from test_store_schema import NOW, add_page
 from commands.report import NOT_EXTRACTED
 from extractor.report_render import display_url
 from pipelines import jobs
-from pipelines.feedcheck import parse_comment_feed
+from pipelines.commentfeeds import parse_comment_feed
 from store.commentfeeds import store_feed_comments
 from store.sqlite import Store
 

@@ -28,9 +28,9 @@ from scrapy.utils.asyncio import CallLaterResult, call_later
 from twisted.internet.task import LoopingCall
 from twisted.python.failure import Failure
 
-from crawler.articlefetch import ArticleFetching
-from crawler.feedpoll import FeedPolling
-from crawler.feeds import FeedsFileError, load_feeds_file
+from crawler.articlefetching import ArticleFetching
+from crawler.feedpolling import FeedPolling
+from crawler.feedsfile import FeedsFileError, load_feeds_file
 from crawler.items import PageItem
 from crawler.leasing import SiteLeases
 from crawler.lock import RunLock, run_lock

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from crawler.feedparse import parse_feed, strip_internal_subset
-from crawler.polling import article_candidates, comment_feed_signature
+from crawler.feedreader import parse_feed, strip_internal_subset
+from crawler.responses import article_candidates, comment_feed_signature
 
 NOW = 1_800_000_000.0  # 2027-01-15 08:00 UTC
 RSS2 = b"""<?xml version="1.0" encoding="UTF-8"?>

@@ -15,7 +15,7 @@ from typing import Any
 import feedparser
 import lxml.html
 
-from crawler.feedparse import strip_internal_subset
+from crawler.feedreader import strip_internal_subset
 from store.commentfeeds import comment_feed_fetch, mark_comment_feed_processed, store_feed_comments
 from store.sql import Database
 

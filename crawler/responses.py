@@ -14,7 +14,7 @@ from urllib.parse import urljoin
 
 from scrapy.spidermiddlewares.httperror import HttpError
 
-from crawler.feedparse import FeedEntry, ParsedFeed
+from crawler.feedreader import FeedEntry, ParsedFeed
 from store.clock import to_iso
 from store.urls import is_fetchable, normalize_url, url_scheme
 

@@ -13,9 +13,9 @@ from scrapy import Request
 from scrapy.http import Response
 from twisted.python.failure import Failure
 
-from crawler.feedparse import parse_feed
+from crawler.feedreader import parse_feed
 from crawler.items import CommentFeedItem, PageItem
-from crawler.polling import (
+from crawler.responses import (
     classify_failure,
     comment_feed_signature,
     header,

@@ -13,9 +13,9 @@ from scrapy import Request
 from scrapy.http import Response
 from twisted.python.failure import Failure
 
-from crawler.feedparse import parse_feed
-from crawler.feeds import discover_feed_links
-from crawler.polling import (
+from crawler.feedreader import parse_feed
+from crawler.feedsfile import discover_feed_links
+from crawler.responses import (
     article_candidates,
     classify_failure,
     header,
