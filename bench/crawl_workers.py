@@ -2,7 +2,9 @@
 
     python bench/crawl_workers.py [--blogs 200] [--articles 5] [--workers 1,2,4] [--kill] [--check]
 
-One local farm (127.0.0.1) of generated blogs, one private PostgreSQL server (farm.postgres). For
+One local farm of generated blogs, each on a loopback address of its own (127.0.1.2, ...: real
+blogs have hosts of their own, and Scrapy keeps its politeness per host) whose robots.txt asks for
+a Crawl-delay (`--crawl-delay`, 1 s), and one private PostgreSQL server (farm.postgres). For
 each worker count, a new database and that many `scrapy crawl blogs` processes started together
 (cron runs, the project's polite settings: AutoThrottle, 2 requests per site), each on the whole
 feeds file; they divide the sites with leases (crawler.leasing). A run ends when every worker
@@ -146,6 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--blogs", type=int, default=200)
     p.add_argument("--articles", type=int, default=5, help="articles per blog")
     p.add_argument("--workers", default="1,2,4")
+    p.add_argument("--crawl-delay", type=float, default=1.0, help="each blog's robots.txt Crawl-delay, seconds")
     p.add_argument("--kill", action="store_true", help="add a run where one worker is killed mid-run")
     p.add_argument("--check", action="store_true", help="exit 1 when a target or a check fails")
     args = p.parse_args(argv)
@@ -153,16 +156,23 @@ def main(argv: list[str] | None = None) -> int:
     runs: list[Run] = []
     with tempfile.TemporaryDirectory(prefix="crawl-workers-") as tmp, BlogFarm() as farm, PostgresServer() as pg:
         now = farm.clock.now()
-        blogs = [
-            farm.add_generated_blog(
-                f"w{i:03d}", articles=args.articles, start=now - (args.articles + 1) * 3600, interval=3600, seed=i
-            )
-            for i in range(args.blogs)
-        ]
+        blogs = []
+        for i in range(args.blogs):
+            # Each blog on a loopback address of its own, as real blogs have hosts of their own
+            # (crawlers keep politeness per host), asking for a Crawl-delay in its robots.txt.
+            host = f"127.0.{1 + i // 250}.{2 + i % 250}"
+            start = now - (args.articles + 1) * 3600
+            blog = farm.add_generated_blog(f"w{i:03d}", articles=args.articles, start=start, seed=i, host=host)
+            farm.add_route(blog, "/robots.txt", f"User-agent: *\nCrawl-delay: {args.crawl_delay:g}\n", "text/plain")
+            blogs.append(blog)
         feeds = Path(tmp) / "feeds.txt"
         feeds.write_text("".join(line + "\n" for line in farm.feed_lines()), encoding="utf-8")
         total = args.blogs * args.articles
-        print(f"farm: {args.blogs} blogs x {args.articles} articles = {total} pages; cpus {os.cpu_count()}", flush=True)
+        print(
+            f"farm: {args.blogs} blogs x {args.articles} articles = {total} pages, each blog on its own loopback"
+            f" address with Crawl-delay {args.crawl_delay:g} s; cpus {os.cpu_count()}",
+            flush=True,
+        )
         for n in counts:
             runs.append(crawl(farm, blogs, pg, feeds, n, kill_at=None, label=f"{n} worker(s)", log_dir=Path(tmp)))
             print(f"  {runs[-1].label}: {runs[-1].pages} pages in {runs[-1].seconds:.1f} s", flush=True)

@@ -52,12 +52,12 @@ class SiteServer(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, farm: RequestSink, site_name: str, port: int) -> None:
+    def __init__(self, farm: RequestSink, site_name: str, port: int, host: str = HOST) -> None:
         self.farm = farm
         self.site_name = site_name
         self._conn_lock = threading.Lock()
         self._conns: dict[threading.Thread, socket.socket] = {}
-        super().__init__((HOST, port), Handler)
+        super().__init__((host, port), Handler)
 
     def process_request(self, request: Any, client_address: Any) -> None:
         thread = threading.Thread(

@@ -115,13 +115,15 @@ class BlogFarm:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def _listen(self, name: str, port: int) -> tuple[SiteServer, str]:
+    def _listen(self, name: str, port: int, host: str = HOST) -> tuple[SiteServer, str]:
         if not self._running:
             raise RuntimeError("start the farm before adding sites")
         if name in self.sites:
             raise ValueError(f"site {name!r} already exists")
-        server = SiteServer(self, name, port)
-        return server, f"http://{HOST}:{server.server_address[1]}"
+        if not host.startswith("127."):
+            raise ValueError(f"the farm serves loopback addresses only, not {host}")
+        server = SiteServer(self, name, port, host)
+        return server, f"http://{host}:{server.server_address[1]}"
 
     def _launch(self, server: SiteServer, site: FarmSite, backend: Backend) -> FarmSite:
         thread = threading.Thread(
@@ -182,11 +184,14 @@ class BlogFarm:
         feed_items: int | None = None,
         title: str | None = None,
         port: int = 0,
+        host: str = HOST,
     ) -> FarmSite:
         """A blog whose i-th article is published at `start + i * interval` (farm clock).
 
         Each article gets `comments_per_article` (min, max) comments arriving `comment_delays`
         (min, max) seconds after publication. `start` None means the clock's current time.
+        `host` another loopback address (127.0.0.2, ...) gives the blog a host of its own, as
+        real blogs have: crawlers keep politeness per host.
         """
         if interval < 0 or articles < 0:
             raise ValueError("articles and interval must not be negative")
@@ -204,7 +209,7 @@ class BlogFarm:
             feed_items=feed_items,
             title=title,
         )
-        server, origin = self._listen(name, port)
+        server, origin = self._listen(name, port, host)
         try:
             blog = GeneratedBlog(name, origin, options)
         except Exception:
