@@ -73,6 +73,10 @@ def feeds_file_path(argument: str | None, setting: str | None) -> Path:
     return Path(argument or setting or str(default_db_path(None).parent / "feeds.txt")).expanduser()
 
 
+# How often a worker holding a limited number of sites (PostgreSQL) looks for more, seconds.
+TOP_UP_SECONDS = 1.0
+
+
 class BlogsSpider(FeedPolling, ArticleFetching):
     name = "blogs"
     lease_seconds: float  # BLOGS_LEASE_SECONDS: a site lease lapses this long after its last renewal
@@ -107,6 +111,7 @@ class BlogsSpider(FeedPolling, ArticleFetching):
         self.timer: CallLaterResult | None = None
         self.leases: SiteLeases | None = None  # the sites this worker fetches (crawler.leasing)
         self.renewal: LoopingCall | None = None
+        self.top_up: LoopingCall | None = None
         self.closing = False
         self.started = time.monotonic()
         self.started_at = ""  # run start on the crawler's clock (ISO), for the comment counts
@@ -168,6 +173,9 @@ class BlogsSpider(FeedPolling, ArticleFetching):
             self.leases = SiteLeases(self.store, owner=worker_name(), lease=self.lease_seconds, limit=limit)
             self.renewal = LoopingCall(self._renew_leases)
             self.renewal.start(self.lease_seconds / 3, now=False)
+            if limit:  # a worker holding some sites: take the next as soon as one is done, not in waves
+                self.top_up = LoopingCall(self._take_more_sites)
+                self.top_up.start(TOP_UP_SECONDS, now=False)
             if not self._load_feeds(first=True):
                 raise CloseSpider("no_feeds")
             self._apply_unmute()
@@ -259,6 +267,17 @@ class BlogsSpider(FeedPolling, ArticleFetching):
         feeds = {self.sources[url] for url in self.inflight_feeds if url in self.sources}
         return feeds | self.store.article_sites(sorted(self.inflight_articles))
 
+    def _take_more_sites(self) -> None:
+        """Give back the sites that are done and claim others with work due, while the others are still
+        being fetched: without it a worker would claim its next sites only when all of them are done."""
+        if self.store is None or self.leases is None or self.closing or store_failed(self.crawler):
+            return
+        if len(self._busy_sites()) >= self.leases.limit:
+            return
+        with store_guard(self.crawler, "claiming sites"):
+            for request in self._due_requests():
+                self.crawler.engine.crawl(request)  # type: ignore[union-attr]
+
     def _renew_leases(self) -> None:
         if self.store is None or self.leases is None or self.closing or store_failed(self.crawler):
             return
@@ -336,8 +355,9 @@ class BlogsSpider(FeedPolling, ArticleFetching):
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
-        if self.renewal is not None and self.renewal.running:
-            self.renewal.stop()
+        for loop in (self.renewal, self.top_up):
+            if loop is not None and loop.running:
+                loop.stop()
         stats = self.crawler.stats
         assert stats is not None
         stats.set_value("blogs/run_seconds", round(time.monotonic() - self.started, 3))
