@@ -18,6 +18,7 @@ cdef class Block:
     cdef public dict lines
     cdef public dict attrs
     cdef public tuple datetimes
+    cdef public object element_label
 
 
 cdef int fill_block(

@@ -6,7 +6,7 @@ Fields (as the dataclass): index (preorder position in the page), tag, parent (i
 enclosing block, -1 for the outermost), prev_sibling (previous block with the same parent, -1 if
 none), element_id, element_class, xpath, text (the block's own text, one line per line, blank
 lines dropped), text_chars, link_chars, tags, lines, attrs, datetimes (``<time datetime>``
-values, for comment dates).
+values, for comment dates), element_label (aria-label, itemtype and itemprop values).
 """
 
 cimport cython
@@ -22,12 +22,13 @@ cdef class Block:
 
     def __init__(
         self, index, tag, parent, prev_sibling, element_id=None, element_class=None, xpath="", text="",
-        text_chars=0, link_chars=0, tags=None, lines=None, attrs=None, datetimes=(),
+        text_chars=0, link_chars=0, tags=None, lines=None, attrs=None, datetimes=(), element_label=None,
     ):
         fill_block(
             self, index, tag, parent, prev_sibling, element_id, element_class, xpath, text, text_chars, link_chars,
             {} if tags is None else tags, {} if lines is None else lines, {} if attrs is None else attrs, datetimes,
         )
+        self.element_label = element_label
 
     @property
     def tags(self):
@@ -47,7 +48,7 @@ cdef class Block:
             (
                 self.index, self.tag, self.parent, self.prev_sibling, self.element_id, self.element_class,
                 self.xpath, self.text, self.text_chars, self.link_chars, self.tags, self.lines, self.attrs,
-                self.datetimes,
+                self.datetimes, self.element_label,
             ),
         )
 

@@ -40,6 +40,7 @@ cdef enum:
     ATTR_CLASS = 2
     ATTR_VALUE = 3  # title, alt, src
     ATTR_DATETIME = 4
+    ATTR_LABEL = 5  # aria-label, itemtype, itemprop
 
 
 cdef struct Slot:

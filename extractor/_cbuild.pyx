@@ -391,13 +391,17 @@ cdef int _attr_kind(const char* name) noexcept:
     # that the many others (href, rel, style, width, data-*) cost one comparison
     cdef char first = name[0]
     if first == b"i":
-        return ATTR_ID if strcmp(name, "id") == 0 else 0
+        if strcmp(name, "id") == 0:
+            return ATTR_ID
+        return ATTR_LABEL if strcmp(name, "itemprop") == 0 or strcmp(name, "itemtype") == 0 else 0
     if first == b"c":
         return ATTR_CLASS if strcmp(name, "class") == 0 else 0
     if first == b"t":
         return ATTR_VALUE if strcmp(name, "title") == 0 else 0
     if first == b"a":
-        return ATTR_VALUE if strcmp(name, "alt") == 0 else 0
+        if strcmp(name, "alt") == 0:
+            return ATTR_VALUE
+        return ATTR_LABEL if strcmp(name, "aria-label") == 0 else 0
     if first == b"s":
         return ATTR_VALUE if strcmp(name, "src") == 0 else 0
     if first == b"d":

@@ -33,6 +33,7 @@ from extractor._cbuild cimport (
     ATTR_CLASS,
     ATTR_DATETIME,
     ATTR_ID,
+    ATTR_LABEL,
     ATTR_VALUE,
     KIND_BLOCK,
     KIND_BR,
@@ -255,7 +256,7 @@ cdef class _Reader:
         cdef int akind
         cdef Level* lv
         cdef Block block
-        cdef object block_id = None, block_class = None
+        cdef object block_id = None, block_class = None, label = None
         if top or (kind & KIND_BLOCK):
             if atts != NULL:
                 k = 0
@@ -265,6 +266,8 @@ cdef class _Reader:
                         block_id = _value(atts[k + 1])
                     elif akind == ATTR_CLASS and block_class is None:
                         block_class = _value(atts[k + 1])
+                    elif akind == ATTR_LABEL:
+                        label = _value(atts[k + 1]) if label is None else label + " " + _value(atts[k + 1])
                     k += 2
             i = len(self.blocks)
             if i == self.b_cap:
@@ -278,6 +281,8 @@ cdef class _Reader:
                 lv.last_child = i
             else:
                 block = _new_block(i, <str>self.tag_list[tid], -1, -1, block_id, block_class)
+            if label is not None:
+                block.element_label = label
             self.blocks.append(block)
             self.depth += 1
             _push_level(&self.levels, &self.cap, self.depth, i)

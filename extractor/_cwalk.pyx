@@ -21,6 +21,7 @@ from extractor._cbuild cimport (
     ATTR_CLASS,
     ATTR_DATETIME,
     ATTR_ID,
+    ATTR_LABEL,
     ATTR_VALUE,
     KIND_BLOCK,
     KIND_BR,
@@ -93,7 +94,7 @@ def walk(
     cdef list blocks = []
     cdef str tag
     cdef Block block
-    cdef object block_id, block_class
+    cdef object block_id, block_class, label
     try:
         while True:
             # start of ``node`` (an element)
@@ -104,7 +105,7 @@ def walk(
             tag = <str>tag_list[tid]
             if not (kind & KIND_EXCLUDED) or node is top:
                 if depth < 0 or (kind & KIND_BLOCK):
-                    block_id = block_class = None
+                    block_id = block_class = label = None
                     attr = node.properties
                     while attr != NULL:
                         akind = _attr_kind(<const char*>attr.name)
@@ -112,6 +113,8 @@ def walk(
                             block_id = _attr_value(attr)
                         elif akind == ATTR_CLASS and block_class is None:
                             block_class = _attr_value(attr)
+                        elif akind == ATTR_LABEL:
+                            label = _attr_value(attr) if label is None else label + " " + _attr_value(attr)
                         attr = attr.next
                     i = len(blocks)
                     if depth >= 0:
@@ -123,6 +126,8 @@ def walk(
                     else:
                         block = _new_block(i, tag, -1, -1, block_id, block_class)
                         tables.place(<size_t>node, 0, tid)
+                    if label is not None:
+                        block.element_label = label
                     blocks.append(block)
                     depth += 1
                     _push_level(&levels, &cap, depth, i)

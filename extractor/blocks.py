@@ -128,6 +128,9 @@ class Block:
     # <time datetime> values, for comment dates (a tuple: most blocks have none, and an empty
     # tuple is shared and invisible to the garbage collector).
     datetimes: tuple[str, ...] = ()
+    # the element's aria-label, itemtype and itemprop values, space-joined (None without any): what
+    # the page says a region is, read as comment-section vocabulary (evidence.py), never a feature
+    element_label: str | None = None
 
     @property
     def link_density(self) -> float:
@@ -306,6 +309,8 @@ def _walk_python(body: etree._Element) -> list[Block]:
             if block is None or tag in block_tags:
                 parent = block.index if block is not None else -1
                 new = Block(len(blocks), tag, parent, last_child, el.get("id"), el.get("class"))
+                if el.attrib:
+                    new.element_label = _label(el)
                 xpaths.add(el, tag)
                 owner[el] = new
                 if block is not None:
@@ -352,6 +357,15 @@ _FEATURE_ATTR_XPATH = etree.XPath(
     "[not(ancestor::script or ancestor::style or ancestor::noscript or ancestor::template)]"
     "|self::*/@title|self::*/@alt|self::*/@src|self::*/@datetime"
 )
+
+
+LABEL_ATTRS: tuple[str, ...] = ("aria-label", "itemtype", "itemprop")
+
+
+def _label(el: etree._Element) -> str | None:
+    """The element's ``LABEL_ATTRS`` values in attribute order, space-joined (None without any)."""
+    values = [str(v) for k, v in el.attrib.items() if k in LABEL_ATTRS]
+    return " ".join(values) if values else None
 
 
 def _owner_of(el: etree._Element | None, owner: dict[etree._Element, Block]) -> Block | None:

@@ -23,7 +23,7 @@ from typing import IO
 from .corpus import CorpusSite, iter_corpus
 from .identifiers import DEFAULT_IDENTIFIER
 from .options import PRESETS, Options
-from .pipeline import NO_COMMENTS, Page, PageExtraction, extract_site
+from .pipeline import NO_COMMENTS, PAGE_EVIDENCE, Page, PageExtraction, extract_site
 from .profile import extract_and_learn
 from .scoring import RecordCounts, SiteScore, macro, metrics, pooled, score_page, score_records
 from .separate import COMMENT, POST
@@ -92,7 +92,9 @@ def _site_job(args: Job) -> _SiteResult:
     ids = set() if fallback else {b.identifier for r in results for b in r.blocks if b.role == COMMENT}
     ids.discard(DEFAULT_IDENTIFIER)
     posts = {b.identifier for r in results for b in r.blocks if b.role == POST}
-    return _SiteResult(rows, ids, posts, NO_COMMENTS in warned)
+    # a set whose comments only the pages' own markup showed tries other sites' identifiers first,
+    # as the crawl pipeline does (it passes them at once)
+    return _SiteResult(rows, ids, posts, NO_COMMENTS in warned or PAGE_EVIDENCE in warned)
 
 
 def _as_pipeline(pages: Sequence[Page], options: Options) -> list[PageExtraction]:

@@ -9,32 +9,21 @@
     ['Ann', 'May 2, 2024', 'Nice.', 'Bob', 'May 3, 2024', 'Thanks.']
 
 The set method (2013 §3.6) calls a block a comment when it is unique to its page and its identifier
-does not carry the post: nothing in that verdict says "reader comment", so a byline, an author box,
-a product box or a teaser unique to one page becomes a comment too. Three page-level signals, each
-read from the page alone:
-
-* **vocabulary**: the block or an enclosing element has an id or class token naming a comment
-  section (``comments``, ``commentlist``, ``reply``, ``respond``, ``discussion``, ``disqus``,
-  ``UserComments``, コメント, 评论, 댓글, ...), or a comment-section heading ("3 Comments",
-  "Leave a Reply", "Responses to ...") comes before it in an enclosing element;
-* **dated units**: the block is inside one of at least two alike sibling elements (same tag, a
-  shared class token or none) most of which hold a date line (printed, ``<time datetime>``, or
-  relative like "17 hours ago");
-* **author lines**: that unit opens with a short line that names someone ("Ann says:", "by Ann",
-  "Ann wrote:") or a short line just before its date.
-
-``veto`` (the ``comment_evidence`` option) keeps a comment block only where the page shows at
-least one of them; the set's own verdict is the other signal. Vocabulary alone never makes a
-comment section where the set saw none (``detect_section`` needs two signals).
+does not carry the post; nothing in that says "reader comment". Signals read from the page alone
+(docs/algorithm.md, D15): **vocabulary** (an id, class, aria-label, itemtype or itemprop naming a
+comment region, or a comment-section heading before the block); **dated units** (alike siblings,
+most holding a date line at the same place); **author lines** in those units; **numbered units**
+(undated siblings addressed as "comment-12"). ``veto`` keeps a comment block only where one holds;
+``detect_section`` (a page alone) needs two.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import compress
 
 from .blocks import HEADINGS, Block
@@ -80,6 +69,7 @@ UNIT_MAX_BLOCKS = 60
 VOCABULARY = 1
 DATED_UNITS = 2
 AUTHOR_LINES = 4
+NUMBERED_UNITS = 8
 
 
 def role_indices(roles: Sequence[str], role: str) -> list[int]:
@@ -93,6 +83,21 @@ def vocabulary_token(value: str | None) -> bool:
     if not value:
         return False
     return any(_VOCAB.search(t) and not _NOT_REGION.search(t) for t in value.split())
+
+
+# In aria-label, itemtype and itemprop values: what a region is, said by the page for screen readers
+# and search engines ("Comments", schema.org's Comment / UserComments, itemprop="comment"); values
+# that count or link comments (itemprop="commentCount", "discussionUrl") or open a form name none.
+_LABEL_NOT_REGION = re.compile(r"count|url|link|num|icon|button|share|form", re.I)
+
+
+@lru_cache(maxsize=4096)
+def label_names_comments(value: str | None) -> bool:
+    """Whether a block's ``element_label`` names a comment region:
+    ``label_names_comments("http://schema.org/UserComments")``."""
+    if not value:
+        return False
+    return _VOCAB.search(value) is not None and _LABEL_NOT_REGION.search(value) is None
 
 
 def comment_heading(block: Block) -> bool:
@@ -177,14 +182,28 @@ def comment_evidence(blocks: Sequence[Block], roles: Sequence[str] | None = None
                     continue
                 # units, not wrappers: a page's header and body columns both hold a date too
                 sizes = sorted(lines.sizes[k] for k in group)
-                if sizes[len(sizes) // 2] > UNIT_MAX_BLOCKS or not share_holds(group, lines.holds, DATED_SHARE):
+                if sizes[len(sizes) // 2] > UNIT_MAX_BLOCKS:
                     continue
-                dated = [k for k in group if lines.holds(k)]
-                authored = sum(1 for k in dated if _has_author(blocks, k, lines))
+                # a unit may run on through siblings of another tag (read only where there are any)
+                spans = _spans(blocks, members, group) if len(tag_members) < len(members) else None
+                dated = lines.holds if spans is None else partial(_span_dated, spans, lines)
+                if not share_holds(group, dated, DATED_SHARE):
+                    spans = {}
+                elif spans is None:
+                    spans = {k: [k] for k in group}
+                if not spans or not _same_date_slot(blocks, spans, lines):
+                    # undated units (server-rendered Disqus): each an addressable comment
+                    if _numbered_units(blocks, group, lines):
+                        for k in group:
+                            for j in range(k, k + lines.sizes[k]):
+                                flags[j] |= NUMBERED_UNITS
+                    continue
+                authored = sum(1 for k in group if dated(k) and any(_has_author(blocks, j, lines) for j in spans[k]))
                 bit = DATED_UNITS | (AUTHOR_LINES if authored * 2 >= len(group) else 0)
-                for k in (*group, *_paired(blocks, members, group)):
-                    for j in range(k, k + lines.sizes[k]):
-                        flags[j] |= bit
+                for span in spans.values():
+                    for k in span:
+                        for j in range(k, k + lines.sizes[k]):
+                            flags[j] |= bit
     # a lone unit: a small element holding a date line and a "Name says:" line or a reply link
     _lone_units(blocks, flags, lines, bearing)
     return Evidence(flags, targets if roles is not None else ())
@@ -192,7 +211,8 @@ def comment_evidence(blocks: Sequence[Block], roles: Sequence[str] | None = None
 
 def _vocabulary(blocks: Sequence[Block], memo: list[int], i: int) -> int:
     """Whether block ``i`` or an enclosing element (not ``body``: a body class says what the page
-    is, not where its comments are) has a comment-region id or class; ``memo`` caches per block."""
+    is, not where its comments are) has a comment-region id, class, aria-label, itemtype or itemprop;
+    ``memo`` caches per block."""
     path = []
     while i >= 0 and memo[i] < 0:
         path.append(i)
@@ -200,7 +220,15 @@ def _vocabulary(blocks: Sequence[Block], memo: list[int], i: int) -> int:
     found = memo[i] if i >= 0 else 0
     for j in reversed(path):
         b = blocks[j]
-        if not found and b.tag != "body" and (vocabulary_token(b.element_id) or vocabulary_token(b.element_class)):
+        if (
+            not found
+            and b.tag != "body"
+            and (
+                vocabulary_token(b.element_id)
+                or vocabulary_token(b.element_class)
+                or (b.element_label is not None and label_names_comments(b.element_label))
+            )
+        ):
             found = 1
         memo[j] = found
     return found
@@ -294,25 +322,84 @@ def _signed(text: str) -> bool:
     return 0 < len(text) <= AUTHOR_MAX_CHARS and (_SAYS.search(text) is not None or _REPLY.match(text) is not None)
 
 
-def _paired(blocks: Sequence[Block], members: Sequence[int], group: Sequence[int]) -> list[int]:
-    """The siblings a unit runs on through: of the tag that follows at least half of the units
-    (the ``<dd>`` text after a dated ``<dt>``), those that follow one (``units.pair_tags``)."""
+def _span_dated(spans: dict[int, list[int]], lines: DateLines, k: int) -> bool:
+    return any(lines.holds(j) for j in spans[k])
+
+
+def _spans(blocks: Sequence[Block], members: Sequence[int], group: Sequence[int]) -> dict[int, list[int]]:
+    """Each unit with the siblings it runs on through: those of the tag that follows at least half
+    of the units, up to the next unit (classic Blogger's ``<dt>`` author, then the ``<dd>`` text and
+    the ``<dd>`` date of one comment; ``units.pair_tags``)."""
     units = set(group)
+    spans = {k: [k] for k in group}
     after = [j for j in members if blocks[j].prev_sibling in units and j not in units]
     if not after:
-        return []
+        return spans
     tag, count = Counter(blocks[j].tag for j in after).most_common(1)[0]
-    return [j for j in after if blocks[j].tag == tag] if count * 2 >= len(group) else []
+    if count * 2 < len(group):
+        return spans
+    current: list[int] | None = None
+    for j in members:
+        if j in units:
+            current = spans[j]
+        elif current is not None and blocks[j].tag == tag:
+            current.append(j)
+        else:
+            current = None
+    return spans
 
 
 def _alike_groups(blocks: Sequence[Block], members: Sequence[int]) -> list[list[int]]:
-    """Siblings of one tag split by their first class token (units of a list share one; unclassed
-    siblings form one group)."""
+    """Siblings of one tag split by their first class token in attribute order (units of a list
+    share one beside tokens that alternate: WordPress's "comment even" / "comment odd alt", whose
+    least token, taken before, split one list in two; unclassed siblings form one group)."""
     groups: dict[str, list[int]] = {}
     for k in members:
         value = blocks[k].element_class
-        groups.setdefault(min(value.split(), default="") if value else "", []).append(k)
+        groups.setdefault(value.split(None, 1)[0] if value and value.strip() else "", []).append(k)
     return list(groups.values())
+
+
+def _date_slot(blocks: Sequence[Block], span: Sequence[int], lines: DateLines) -> tuple[object, ...] | None:
+    """Where a unit's first date line is: the sibling of its span holding it, and the tag path from
+    there down (None: no date line)."""
+    for offset, k in enumerate(span):
+        j = lines.first(k)
+        if j >= 0:
+            path: list[object] = [offset]
+            while j != k:
+                path.append(blocks[j].tag)
+                j = blocks[j].parent
+            return tuple(path)
+    return None
+
+
+def _same_date_slot(blocks: Sequence[Block], spans: dict[int, list[int]], lines: DateLines) -> bool:
+    """Whether the dated members are repeated units, their first date at the same place (a comment's
+    header), rather than unlike boxes that share a layout class and happen to hold a date each (a
+    product box with a release date, a related-posts box with a post date)."""
+    slots = Counter(_date_slot(blocks, span, lines) for span in spans.values())
+    slots.pop(None, None)
+    return bool(slots) and slots.most_common(1)[0][1] * 2 > sum(slots.values())
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def _numbered_units(blocks: Sequence[Block], group: Sequence[int], lines: DateLines) -> bool:
+    """Whether most members (and two) are comments addressed one by one: ids that name a comment
+    and differ only by a number ("dsq-comment-57909", "comment-12": a permalink's target), each
+    unit with text of its own."""
+    stems: Counter[str] = Counter()
+    for k in group:
+        ident = blocks[k].element_id
+        numbered = ident and _DIGITS.search(ident) and vocabulary_token(ident)
+        if numbered and any(blocks[j].text for j in range(k, k + lines.sizes[k])):
+            stems[_DIGITS.sub("#", str(ident))] += 1
+    if not stems:
+        return False
+    most = stems.most_common(1)[0][1]
+    return most >= 2 and most >= DATED_SHARE * len(group)
 
 
 def _has_author(blocks: Sequence[Block], k: int, lines: DateLines) -> bool:
@@ -400,6 +487,14 @@ def detect_section(blocks: Sequence[Block], roles: list[str], evidence: Evidence
     """
     ev = evidence if evidence is not None else comment_evidence(blocks)
     return [COMMENT if role == POST and ev.signals(i) >= 2 else role for i, role in enumerate(roles)]
+
+
+def vocabulary_names(blocks: Sequence[Block], indices: Iterable[int]) -> bool:
+    """Whether any of the blocks sits in a region the page's vocabulary names (id, class, label or a
+    comment heading before it): a cheap test before the page's structure is read."""
+    memo = [-1] * len(blocks)
+    headings = _Headings(blocks, None)
+    return any(_vocabulary(blocks, memo, i) or headings.before(i) for i in indices)
 
 
 # How each page was decided (PageExtraction.method), and the confidence each method starts from:

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .blocks import Block
+from .evidence import VOCABULARY, comment_evidence, vocabulary_names
 from .scoring import tokenize
 from .separate import BOILERPLATE, COMMENT, POST
 from .units import (
@@ -199,17 +200,46 @@ class Fallback:
 
     known_ids: frozenset[str] = frozenset()  # identifiers learned on other sites
     unit: UnitSignature | None = None  # the repeated dated unit's kind
+    # the page's own comment evidence (named_section): no unit repeated across the set
+    page_evidence: bool = False
 
     def apply(
-        self, blocks: Sequence[Block], idents: Sequence[str], roles: list[str], cands: Sequence[tuple[str, ...]]
+        self,
+        blocks: Sequence[Block],
+        idents: Sequence[str],
+        roles: list[str],
+        cands: Sequence[tuple[str, ...]],
+        unique: Sequence[bool] | None = None,
     ) -> list[str]:
-        """The same change on one page of the site (``cands``: its blocks' own identifiers)."""
+        """The same change on one page of the site (``cands``: its blocks' own identifiers;
+        ``unique``: those the profile matched to no boilerplate)."""
         if self.known_ids:
             roles = known_comment_region([idents], [roles], set(self.known_ids), [blocks], [cands])[0]
         if self.unit is not None:
             # mark_units reads only the units of the learned kind's tag
             roles = mark_units(blocks, roles, _dated_units(blocks, roles, self.unit.tag), self.unit)
+        if self.page_evidence:
+            roles = named_section(blocks, roles, unique)
         return roles
+
+
+def named_section(blocks: Sequence[Block], roles: list[str], unique: Sequence[bool] | None = None) -> list[str]:
+    """Issue 20, where a set (or its profile) kept no comment: the single-page detector
+    (``evidence.detect_section``), blocks that carry two signals, one of them the vocabulary, are
+    comments; ``unique`` (the set's step 4 verdict) adds the blocks unique to the page that the set
+    called boilerplate (a comment's text under its date line's identifier, which D6 took for
+    per-page metadata). A page whose candidate text blocks no vocabulary names is not read further
+    (most pages of comment-free sets)."""
+    candidate = [
+        role == POST or (unique is not None and role == BOILERPLATE and unique[i]) for i, role in enumerate(roles)
+    ]
+    if not vocabulary_names(blocks, (i for i, b in enumerate(blocks) if candidate[i] and b.text)):
+        return roles
+    flags = comment_evidence(blocks).flags
+    return [
+        COMMENT if candidate[i] and flags[i] & VOCABULARY and bin(flags[i]).count("1") >= 2 else role
+        for i, role in enumerate(roles)
+    ]
 
 
 def dated_comment_region(

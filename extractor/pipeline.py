@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from .blocks import Block, _cpasses, parse_blocks  # type: ignore[attr-defined]
 from .decode import decode_html
-from .evidence import FALLBACK, SET, SINGLE_PAGE, Evidence, confidence, detect_section, veto
-from .fallback import Fallback, dated_comment_region, feed_comment_ids, identifier_region
+from .evidence import FALLBACK, SET, SINGLE_PAGE, Evidence, confidence, detect_section, role_indices, veto
+from .fallback import Fallback, dated_comment_region, feed_comment_ids, identifier_region, named_section
 from .features import block_vectors
 from .identifiers import (
     DEFAULT_IDENTIFIER,
@@ -220,6 +220,11 @@ def set_outputs(parsed: Sequence[ParsedPage], roles: SiteRoles, options: Options
         for page_roles, lone in zip(roles.roles, records, strict=True):
             if not lone:  # loose comment blocks without a unit: not comments (D14)
                 page_roles[:] = [BOILERPLATE if role == COMMENT else role for role in page_roles]
+    singles: list[list[CommentRecord]] | None = None
+    if records is None and options.comment_records and roles.fallback is not None and roles.fallback.page_evidence:
+        # comments found by each page's own markup, one per page: its dated unit as a record (a
+        # page without one keeps its comment blocks)
+        singles = [single_unit_records(p.blocks, r) for p, r in zip(good, roles.roles, strict=True)]
     out = []
     ok = 0
     for p in parsed:
@@ -227,6 +232,8 @@ def set_outputs(parsed: Sequence[ParsedPage], roles: SiteRoles, options: Options
             out.append(PageExtraction(p.url, encoding=p.encoding, error=p.error, warnings=p.warnings))
             continue
         page_records = records[ok] if records is not None else None
+        if singles is not None:
+            page_records = singles[ok] or None
         result = page_output(p, roles.roles[ok], roles.idents[ok], roles.warnings, page_records)
         if roles.evidence is not None:
             result.method = roles.method
@@ -337,9 +344,25 @@ def classify(
         roles, evidence, note = comment_regions(blocks, roles, method)
         if note:
             warnings.append(note)
+        if method == SET and options.comment_fallback and not _comment_text(blocks, roles):
+            # issue 20: the set kept no comment (none proposed, or none with evidence): where every
+            # page has comments and no unit repeats across the set (one comment per page, undated
+            # lists), each page's own comment section, two signals as for a page alone
+            found = [named_section(bl, r, u) for bl, r, u in zip(blocks, roles, unique, strict=True)]
+            if found != roles:
+                roles, method, fallback = found, FALLBACK, Fallback(page_evidence=True)
+                evidence = [None] * len(roles)
+                warnings[:] = [w for w in warnings if w != NO_COMMENTS] + [PAGE_EVIDENCE]
     site = SiteRoles(roles, idents, content, unique, eligible, post_ids, metadata_ids, warnings, main_id, fallback)
     site.method, site.evidence = method, evidence
     return site
+
+
+def _comment_text(blocks: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]]) -> bool:
+    """Whether any page keeps a comment block with text (most pages of most sets hold none)."""
+    return any(
+        COMMENT in r and any(bl[i].text for i in role_indices(r, COMMENT)) for bl, r in zip(blocks, roles, strict=True)
+    )
 
 
 ONE_PAGE_COMMENTS = "comments of a set of one page come from its own comment markup alone"
@@ -361,6 +384,7 @@ def comment_regions(
 
 
 NO_COMMENTS = "no comments found in the set: if every page has comments they were taken as post"
+PAGE_EVIDENCE = "comments found by each page's own comment markup (no comment-free page)"
 
 
 def _no_comment_free_page(

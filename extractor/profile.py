@@ -141,7 +141,7 @@ class SiteProfile:
         if self.options.robust_post_identifiers:
             roles = self._new_identifiers(parsed.blocks, idents, roles)
         if self.fallback is not None:
-            roles = self.fallback.apply(parsed.blocks, idents, roles, cands)
+            roles = self.fallback.apply(parsed.blocks, idents, roles, cands, unique)
         elif self.comments is None and self.options.comment_fallback:
             # learned from comment-free pages only (the crawler's first fetch): nothing says where
             # this site's comments go, so look for repeated dated units on the page itself (D9)
@@ -229,6 +229,7 @@ def _fallback_json(fallback: Fallback | None) -> dict[str, object] | None:
     return {
         "known_ids": sorted(fallback.known_ids),
         "unit": None if unit is None else {"tag": unit.tag, "tokens": sorted(unit.tokens)},
+        "page_evidence": fallback.page_evidence,
     }
 
 
@@ -239,7 +240,7 @@ def _fallback_from_json(data: object) -> Fallback | None:
     signature = None
     if isinstance(unit, dict):
         signature = UnitSignature(str(unit["tag"]), frozenset(unit.get("tokens") or []))
-    return Fallback(frozenset(data.get("known_ids") or []), signature)
+    return Fallback(frozenset(data.get("known_ids") or []), signature, bool(data.get("page_evidence")))
 
 
 def learn_profile(

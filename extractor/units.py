@@ -265,6 +265,17 @@ class DateLines:
                 return True
         return False
 
+    def first(self, k: int) -> int:
+        """The first date line of the subtree of ``k`` (preorder), or -1."""
+        lines = self._lines
+        for j in range(k, k + self.sizes[k]):
+            found = lines.get(j)
+            if found is None:
+                found = lines[j] = date_line(self._blocks[j])
+            if found:
+                return j
+        return -1
+
     def count(self, k: int) -> int:
         """How many date lines the subtree of ``k`` holds (``subtree_sums(dated_flags(...))[k]``)."""
         lines = self._lines

@@ -1,0 +1,98 @@
+"""Comment separation under the conditions of unseen sites, scored per fold (issue 20).
+
+    python -m extractor.stress single|commented|commented-pipeline|subsets [--corpus ROOT] [--source S]
+
+``evaluate`` extracts each corpus site as one set, which the dev sites' comment-free pages make easy.
+These modes take that help away, on the same pages and the same scorer (``scoring.py``), and print
+the Dragnet folds of ``evaluate --folds 2`` (A, B) beside the other sources:
+
+* ``single``: each page alone (a set of one: the single-page detector);
+* ``commented``: each site's pages with comments, as one set (every page has comments: D9's
+  fallbacks and the page's own evidence), sites with at least two such pages;
+* ``commented-pipeline``: the same pages as the crawl pipeline meets them (first half a set, the
+  rest through its profile);
+* ``subsets``: three shuffles of each site cut into sets of three pages (few pages to compare).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from collections.abc import Sequence
+from multiprocessing import Pool
+
+from .cli import FOLD_SOURCE, _as_pipeline, fold_label, fold_of
+from .corpus import CorpusSite, iter_corpus
+from .options import DEFAULT
+from .pipeline import Page, PageExtraction, extract_site
+from .scoring import Counts, SiteScore, macro, metrics, pooled, score_page
+
+MODES = ("single", "commented", "commented-pipeline", "subsets")
+SUBSET_PAGES = 3
+SUBSET_SHUFFLES = 3
+
+
+def _extract(mode: str, pages: list[Page], commented: list[int], seed: str) -> list[tuple[int, PageExtraction]]:
+    """(page index, extraction) pairs of one site in one mode (a page may appear several times)."""
+    if mode == "single":
+        return [(i, extract_site([p], DEFAULT)[0]) for i, p in enumerate(pages)]
+    if mode in ("commented", "commented-pipeline"):
+        if len(commented) < 2:
+            return []
+        chosen = [pages[i] for i in commented]
+        out = _as_pipeline(chosen, DEFAULT) if mode == "commented-pipeline" else extract_site(chosen, DEFAULT)
+        return list(zip(commented, out, strict=True))
+    rng = random.Random(seed)
+    pairs: list[tuple[int, PageExtraction]] = []
+    for _ in range(SUBSET_SHUFFLES):
+        order = list(range(len(pages)))
+        rng.shuffle(order)
+        for start in range(0, len(order) - SUBSET_PAGES + 1, SUBSET_PAGES):
+            chunk = order[start : start + SUBSET_PAGES]
+            pairs.extend(zip(chunk, extract_site([pages[i] for i in chunk], DEFAULT), strict=True))
+    return pairs
+
+
+def score_site(job: tuple[CorpusSite, str]) -> SiteScore:
+    site, mode = job
+    files = site.page_files()
+    by_file = {site.key(str(t["file"])): t for t in site.truth}
+    truths = [by_file.get(site.key(p.relative_to(site.dir).as_posix()), {}) for p in files]
+    pages = [Page(None, p.read_bytes()) for p in files]
+    commented = [i for i, t in enumerate(truths) if t.get("comments") and not t.get("comments_unlabeled")]
+    counts = Counts()
+    for i, result in _extract(mode, pages, commented, site.site):
+        counts.add(score_page(truths[i], {"post": result.post, "comments": result.comments}, site.comments_split))
+    return SiteScore(site.source, site.site, counts)
+
+
+def summary(name: str, sites: Sequence[SiteScore]) -> str:
+    m, c = macro(sites), pooled(sites)
+    return (
+        f"{name}: post macro {m['post_f1'] or 0:.4f} comments macro {m['com_f1'] or 0:.4f} "
+        f"micro {metrics(c)['com_f1'] or 0:.4f} 0c-fp {c['zero_fp']}/{c['zero_pages']} "
+        f"c-miss {c['cmt_missed']}/{c['cmt_pages']} ({len(sites)} sites)"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m extractor.stress", description=__doc__.split("\n\n")[0])
+    ap.add_argument("mode", choices=MODES)
+    ap.add_argument("--corpus", default="../shared/corpus")
+    ap.add_argument("--source", action="append", help="only this corpus source (repeatable)")
+    ap.add_argument("--jobs", type=int, default=2)
+    a = ap.parse_args(argv)
+    sites = list(iter_corpus(a.corpus, a.source))
+    with Pool(max(1, a.jobs)) as pool:
+        scores = [s for s in pool.map(score_site, [(s, a.mode) for s in sites]) if s.counts["pages"]]
+    groups: dict[str, list[SiteScore]] = {}
+    for s in scores:
+        name = f"fold {fold_label(fold_of(s.site))}" if s.source == FOLD_SOURCE else s.source
+        groups.setdefault(name, []).append(s)
+    for name in sorted(groups):
+        print(f"{a.mode} {summary(name, groups[name])}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
