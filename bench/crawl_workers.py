@@ -10,7 +10,8 @@ each worker count, a new database and that many `scrapy crawl blogs` processes s
 feeds file; they divide the sites with leases (crawler.leasing). A run ends when every worker
 has exited. Printed per run: article pages stored, wall seconds from start to the last exit,
 pages/s, the ratio to one worker, CPU seconds of all workers (their extraction processes
-included) and CPU use in cores, and the checks: pages lost (published but not stored), article
+included) and CPU use in cores, the cores busy on the whole machine (PostgreSQL, the farm and
+anything else running included), and the checks: pages lost (published but not stored), article
 pages fetched more than once, pages stored twice, articles not in a terminal state.
 `--kill` adds a run with the largest worker count where one worker is killed (SIGKILL) when a
 third of the pages are stored: the others take its sites over and must finish with the same
@@ -55,6 +56,7 @@ class Run:
     pages: int
     seconds: float
     cpu: float  # CPU seconds of the worker processes and their children
+    machine: float  # cores busy on the whole machine during the run (PostgreSQL and the farm too)
     lost: int
     fetched_twice: int
     stored_twice: int
@@ -103,6 +105,7 @@ def crawl(
     for key, value in settings.items():
         cmd += ["-s", f"{key}={value}"]
     started = time.monotonic()
+    busy_before = _machine_busy()
     procs = []
     for i in range(workers):
         log = open(log_dir / f"{label}-{i}.log", "wb")  # noqa: SIM115 -- the child writes it
@@ -123,19 +126,31 @@ def crawl(
                 del pending[pid]
         time.sleep(0.2)
     seconds = time.monotonic() - started
+    machine = (_machine_busy() - busy_before) / seconds if seconds else 0.0
     articles = {r[0] for r in _rows(url, "SELECT DISTINCT article FROM snapshots")}
-    fetched_twice = sum(1 for a in published if len(farm.requests_for(a.url)) > 1)
+    twice = [a.url for a in published if len(farm.requests_for(a.url)) > 1]
+    for url in twice[:3]:  # what happened to them, for the reader of a failed check
+        print(f"    fetched twice: {url}: {[(r.status, round(r.wall_time, 2)) for r in farm.requests_for(url)]}")
+    fetched_twice = len(twice)
     return Run(
         label=label,
         workers=workers,
         pages=len(articles),
         seconds=seconds,
         cpu=cpu,
+        machine=machine,
         lost=sum(1 for a in published if a.url not in articles),
         fetched_twice=fetched_twice,
         stored_twice=_count(url, "SELECT COUNT(*) - COUNT(DISTINCT article) FROM snapshots"),
         not_terminal=_count(url, "SELECT COUNT(*) FROM articles WHERE state NOT IN ('active', 'done')"),
     )
+
+
+def _machine_busy() -> float:
+    """Busy CPU seconds of the whole machine since boot (/proc/stat: all but idle and iowait)."""
+    fields = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (sum(fields) - fields[3] - fields[4]) / ticks
 
 
 def _rows(url: str, sql: str) -> list[tuple[object, ...]]:
@@ -181,13 +196,13 @@ def main(argv: list[str] | None = None) -> int:
             runs.append(crawl(farm, blogs, pg, feeds, n, kill_at=1 / 3, label=f"{n}, one killed", log_dir=Path(tmp)))
     base = runs[0].rate
     print(
-        f"{'run':16} {'pages':>6} {'wall s':>7} {'pages/s':>8} {'ratio':>6} {'CPU s':>6} {'cores':>6}"
+        f"{'run':16} {'pages':>6} {'wall s':>7} {'pages/s':>8} {'ratio':>6} {'CPU s':>6} {'cores':>6} {'machine':>7}"
         f" {'lost':>5} {'fetched 2x':>10} {'stored 2x':>9} {'not done':>8}"
     )
     for r in runs:
         print(
             f"{r.label:16} {r.pages:6d} {r.seconds:7.1f} {r.rate:8.1f} {r.rate / base if base else 0:6.2f}"
-            f" {r.cpu:6.1f} {r.cpu / r.seconds if r.seconds else 0:6.2f} {r.lost:5d} {r.fetched_twice:10d}"
+            f" {r.cpu:6.1f} {r.cpu / r.seconds if r.seconds else 0:6.2f} {r.machine:7.2f} {r.lost:5d} {r.fetched_twice:10d}"
             f" {r.stored_twice:9d} {r.not_terminal:8d}"
         )
     by_count = {r.workers: r.rate for r in runs if "killed" not in r.label}
