@@ -202,8 +202,8 @@ def main(argv: list[str] | None = None) -> int:
     for r in runs:
         print(
             f"{r.label:16} {r.pages:6d} {r.seconds:7.1f} {r.rate:8.1f} {r.rate / base if base else 0:6.2f}"
-            f" {r.cpu:6.1f} {r.cpu / r.seconds if r.seconds else 0:6.2f} {r.machine:7.2f} {r.lost:5d} {r.fetched_twice:10d}"
-            f" {r.stored_twice:9d} {r.not_terminal:8d}"
+            f" {r.cpu:6.1f} {r.cpu / r.seconds if r.seconds else 0:6.2f} {r.machine:7.2f}"
+            f" {r.lost:5d} {r.fetched_twice:10d} {r.stored_twice:9d} {r.not_terminal:8d}"
         )
     by_count = {r.workers: r.rate for r in runs if "killed" not in r.label}
     four = by_count.get(4, 0.0) / base if base else 0.0
