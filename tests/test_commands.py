@@ -170,7 +170,8 @@ def test_a_copy_into_postgresql_answers_every_query_command_the_same(
     prints the same on both backends, and a second copy adds nothing."""
     url = pg_server.new_database()
     done = scrapy(crawled, "copy", url)
-    assert re.match(rf"copied \d+ rows of {len(TABLES)} tables to postgresql://127\.0\.0\.1:\d+/store_\d+ \(\d+ new", done.stdout)
+    copied = rf"copied \d+ rows of {len(TABLES)} tables to postgresql://127\.0\.0\.1:\d+/store_\d+ \(\d+ new"
+    assert re.match(copied, done.stdout), done.stdout
     again = scrapy(crawled, "copy", url)
     assert "(0 new," in again.stdout, again.stdout
 
