@@ -80,7 +80,8 @@ class BatchState(StoreBase):
 
         `wait_for_feeds` (while requests are in flight): nor before the comment feed fetched with
         each of them (when the site feed said it had comments) is stored, since the set's
-        extraction takes it as evidence. At the start and end of a run nothing is in flight.
+        extraction takes it as evidence, nor before every stored first fetch that could come
+        before them has joined. At the start and end of a run nothing is in flight.
         """
         db = self.db
         batch = self._open_batch(site, size, stamp)
@@ -100,9 +101,19 @@ class BatchState(StoreBase):
                     [batch],
                 )
             }
+        # Still to come: articles awaiting their first fetch and, while pages are in flight, first
+        # fetches already stored but not batched yet (the page is committed on the store's writer
+        # thread before its item reaches the extraction pipeline, which batches it).
+        in_flight = (
+            " OR (EXISTS (SELECT 1 FROM snapshots s WHERE s.article = articles.url AND s.kind = 'first')"
+            " AND NOT EXISTS (SELECT 1 FROM batch_members b WHERE b.article = articles.url))"
+            if wait_for_feeds
+            else ""
+        )
         waiting = db.execute(
-            "SELECT COALESCE(published, ''), url FROM articles WHERE site = ? AND state = 'pending'"
-            " AND NOT EXISTS (SELECT 1 FROM snapshots s WHERE s.article = articles.url) ORDER BY 1, 2 LIMIT 1",
+            "SELECT COALESCE(published, ''), url FROM articles WHERE site = ? AND ((state = 'pending'"
+            f" AND NOT EXISTS (SELECT 1 FROM snapshots s WHERE s.article = articles.url)){in_flight})"
+            " ORDER BY 1, 2 LIMIT 1",
             [site],
         ).fetchone()
         filled: list[int] = []
