@@ -16,7 +16,18 @@ pages/s (4 workers are printed, not held to a target: there are only 2 cores). T
 is printed beside the figures: other work on the machine takes cores from the workers.
 `--check` exits 1 when the target is missed or an output differs; the last line states every figure.
 
-Measured on the 2-core development machine while other jobs ran on it (load average 4.5 to 9),
+Measured 2026-11-26 on the idle 2-core development machine (load average 0.8), two runs of
+`python bench/distributed.py --check`, 6400 pages:
+
+    run                  pages      s  pages/s x 1 worker  CPU s cores used  same output
+    single process        6400    5.1   1262.4               5.0       1.00
+    dask, 1 worker(s)     6400    5.6   1151.1       1.00    5.8       1.05  yes
+    dask, 2 worker(s)     6400    3.2   1993.9       1.73    5.8       1.79  yes
+    dask, 4 worker(s)     6400    3.5   1814.1       1.58    6.8       1.92  yes
+
+and 2 workers = 1.75 x one in the second run (target >= 1.7 met in both).
+
+Earlier the same day, while other jobs ran on the machine (load average 4.5 to 9),
 40 blogs x 80 articles x 2 fetches = 6400 pages, five runs of the bench (the last three with the
 fastest of 3 runs per worker count): 2 workers = 1.40, 1.06, 1.62, 1.89 and 0.86 x one worker
 (one worker 580 to 810 pages/s, single process 640 to 830). The "cores used" column tells why:
