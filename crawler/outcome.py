@@ -25,6 +25,7 @@ from scrapy.utils.defer import _schedule_coro
 from store import StoreError, store_location
 from store.postgres import redact
 from store.sql import DATABASE_ERRORS
+from store.storefile import first_line
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -69,15 +70,10 @@ def store_fault(exc: BaseException) -> str | None:
     if isinstance(exc, psycopg.Error):
         state = exc.sqlstate or ""
         fatal_pg = isinstance(exc, psycopg.OperationalError) or state[:2] in _FATAL_PG_CLASSES
-        return _first_line(exc) if fatal_pg or state in _FATAL_PG_STATES else None
+        return first_line(exc) if fatal_pg or state in _FATAL_PG_STATES else None
     if isinstance(exc, OSError) and exc.errno in _FATAL_ERRNO:
         return f"{exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else "")
     return None
-
-
-def _first_line(exc: BaseException) -> str:
-    lines = str(exc).strip().splitlines()
-    return lines[0] if lines else type(exc).__name__
 
 
 def store_failed(crawler: Crawler | None) -> bool:

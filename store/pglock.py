@@ -19,6 +19,9 @@ from typing import Any
 
 import psycopg
 
+from store.pgsql import to_postgres
+from store.storefile import first_line
+
 RUN_LOCK_KEY = 0x62686372  # "bhcr": the crawl's session lock (WRITE_LOCK_KEY is the per-transaction one)
 _HOLDER_PREFIX = "blog-harvester crawl"
 
@@ -30,14 +33,17 @@ def holder_name(pid: int | None = None) -> str:
     return f"{_HOLDER_PREFIX} {socket.gethostname()} pid {pid or os.getpid()}"
 
 
+# The sessions holding the run lock, by their application_name (a bigint key below 2**32 shows
+# as classid 0, objid KEY in pg_locks).
+HOLDERS_SQL = (
+    "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+    " WHERE l.locktype = 'advisory' AND l.granted AND l.classid = 0 AND l.objid = ?"
+)
+
+
 def lock_holders(db: Any) -> list[str]:
     """application_name of every session holding the run lock (store.sql.Database `db`)."""
-    rows = db.execute(
-        "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
-        " WHERE l.locktype = 'advisory' AND l.granted AND l.classid = 0 AND l.objid = ?",
-        [RUN_LOCK_KEY],
-    ).fetchall()
-    return [r[0] for r in rows]
+    return [r[0] for r in db.execute(HOLDERS_SQL, [RUN_LOCK_KEY]).fetchall()]
 
 
 def holder_of(name: str) -> tuple[str, int] | None:
@@ -75,7 +81,7 @@ class PgRunLock:
         try:
             conn = psycopg.connect(self.url, autocommit=True, application_name=holder_name(), connect_timeout=30)
         except psycopg.OperationalError as exc:
-            raise OSError(str(exc).strip().splitlines()[0] if str(exc).strip() else "cannot connect") from None
+            raise OSError(first_line(exc)) from None
         take = "pg_try_advisory_lock_shared" if self.shared else "pg_try_advisory_lock"
         taken = conn.execute(f"SELECT {take}(%s)", [RUN_LOCK_KEY]).fetchone()
         if not taken or not taken[0]:
@@ -89,11 +95,7 @@ class PgRunLock:
         """Who holds the lock (host and pid), for the error message."""
         try:
             with psycopg.connect(self.url, autocommit=True, connect_timeout=30) as conn:
-                rows = conn.execute(
-                    "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
-                    " WHERE l.locktype = 'advisory' AND l.granted AND l.classid = 0 AND l.objid = %s",
-                    [RUN_LOCK_KEY],
-                ).fetchall()
+                rows = conn.execute(to_postgres(HOLDERS_SQL), [RUN_LOCK_KEY]).fetchall()
         except psycopg.Error:
             return "unknown process"
         names = [r[0].removeprefix(_HOLDER_PREFIX).strip() for r in rows]

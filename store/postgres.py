@@ -30,7 +30,7 @@ from store.pglock import holder_of, lock_holders
 from store.pgsql import PgDatabase
 from store.runs import RunBook
 from store.schema import FTS, INDEXES, TABLES
-from store.storefile import StoreError
+from store.storefile import StoreError, first_line
 
 PG_TYPES = {str: "TEXT", int: "BIGINT", float: "DOUBLE PRECISION", bytes: "BYTEA"}
 # Every connection says what it is (pg_stat_activity); the crawl's run lock adds its pid.
@@ -78,7 +78,7 @@ class PostgresStore(PageState, LeaseBook, BatchState, ExtractionState, CrawlStat
                 application_name=APPLICATION_NAME,
             )
         except (psycopg.Error, OSError) as exc:  # psycopg_pool's PoolTimeout is an OperationalError
-            raise StoreError(f"{redact(url)}: cannot connect: {_first_line(exc)}") from None
+            raise StoreError(f"{redact(url)}: cannot connect: {first_line(exc)}") from None
         try:
             self._open(create)
         except BaseException:
@@ -184,8 +184,3 @@ def create_table_sql(
     for column, other, other_column in fks:
         parts.append(f'FOREIGN KEY ("{column}") REFERENCES "{other}" ("{other_column}")')
     return f'CREATE TABLE IF NOT EXISTS "{name}" ({", ".join(parts)})'
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0] if text else type(exc).__name__

@@ -41,7 +41,8 @@ BUSY_TIMEOUT_S = 60.0
 def default_db_path(settings_value: str | None = None) -> Path:
     """BLOGS_DB if given, else blogs.db next to scrapy.cfg (searched upwards from the cwd) or in the cwd.
 
-    A database URL (postgresql://…) raises StoreError: only SQLite files can be opened yet.
+    The SQLite file only: a postgresql:// URL is taken by store.store_location before this is
+    asked; any URL here raises StoreError rather than becoming a file named after it.
     """
     if settings_value:
         refuse_url(settings_value)  # a URL would silently become a file path named after it

@@ -43,6 +43,12 @@ class StoreError(Exception):
     damaged, or in a folder that cannot be written. str(error) is one line naming the file."""
 
 
+def first_line(exc: BaseException) -> str:
+    """An error's message on one line: first_line(OSError("refused\nDETAIL: x")) == "refused"."""
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
+
+
 def refuse_url(location: str) -> None:
     """StoreError when `location` is a URL of a database the store cannot use (postgresql:// is
     opened by store.postgres before this is asked).
