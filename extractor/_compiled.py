@@ -31,6 +31,7 @@ from types import ModuleType
 COMPILED: tuple[str, ...] = (
     "authors",
     "blocks",
+    "comment_words",
     "dates",
     "evidence",
     "fallback",
@@ -42,6 +43,7 @@ COMPILED: tuple[str, ...] = (
     "replies",
     "robust",
     "separate",
+    "steps",
     "units",
 )
 HASHES_FILE = "_compiled_sources.json"

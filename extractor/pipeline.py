@@ -17,22 +17,30 @@ from typing import TYPE_CHECKING, Any
 
 from .blocks import Block, _cpasses, parse_blocks  # type: ignore[attr-defined]
 from .decode import decode_html
-from .evidence import FALLBACK, SET, SINGLE_PAGE, Evidence, confidence, detect_section, role_indices, veto
-from .fallback import Fallback, dated_comment_region, feed_comment_ids, identifier_region, named_section
+from .evidence import SET, SINGLE_PAGE, Evidence, confidence
+from .fallback import Fallback
 from .features import block_vectors
-from .identifiers import (
-    DEFAULT_IDENTIFIER,
-    assign_identifiers,
-    eligible_identifiers,
-    once_identifiers,
-    page_candidates,
-    template_outliers,
-)
-from .matching import Vector, group_vectors, near_duplicate_clusters, unique_blocks
+from .identifiers import DEFAULT_IDENTIFIER
+from .matching import Vector
 from .options import DEFAULT, Options
 from .records import CommentRecord, single_unit_records, split_comments
-from .robust import drop_link_blocks, page_rules, robust_post_identifiers
-from .separate import BOILERPLATE, COMMENT, POST, post_identifiers_every_page, reextract, separate_roles
+from .separate import BOILERPLATE, COMMENT, POST
+from .steps import (
+    NO_COMMENTS,
+    ONE_PAGE_SET,
+    PAGE_EVIDENCE,
+    Decision,
+    apply_page_rules,
+    assign_roles,
+    content_blocks,
+    every_page_has_comments,
+    identifiers,
+    no_comment_free_page,
+    reextraction,
+    separation,
+    single_page_section,
+    veto_comments,
+)
 
 # Shared by the pages of a set while they are read (read_page).
 ReadCache = dict[Any, Any]
@@ -264,159 +272,39 @@ class SiteRoles:
 def classify(
     pages: Sequence[ParsedPage], options: Options, known_comment_ids: frozenset[str] = frozenset()
 ) -> SiteRoles:
-    """Steps 4-8 over the parsed pages of one set (then the no-comment-free-page fallback)."""
+    """Steps 4-8 over the parsed pages of one set, then the deviations after them (steps.py)."""
     blocks = [p.blocks for p in pages]
-    vectors = [p.vectors for p in pages]
-    warnings: list[str] = []
-    if len(pages) < 2:
-        warnings.append("separation impossible: a set of one page has no other page to compare with")
-    # Step 5: near-duplicate pages must not cancel each other's content (2009 §4.2).
-    clusters = None
-    grouped = group_vectors(vectors)
-    if options.near_duplicate_pages:
-        clusters = near_duplicate_clusters(
-            vectors, [[b.text_chars for b in bl] for bl in blocks], options.near_duplicate_share, grouped
-        )
-        if len(set(clusters)) < len(clusters):
-            warnings.append(f"near-duplicate pages grouped: {len(clusters) - len(set(clusters))}")
-    # Step 4: content = blocks found on only one page (2009 §3.2.5).
-    unique = unique_blocks(vectors, options.similarity_threshold, clusters, grouped)
-    content = unique
-    if options.max_link_density is not None:
-        content = drop_link_blocks(blocks, content, options.max_link_density)
-    link_dense = [[u and not c for u, c in zip(us, cs, strict=True)] for us, cs in zip(unique, content, strict=True)]
-    # Step 6: identifiers (2013 §3.5); D7 leaves pages without the site's template out.
-    cands = [page_candidates(bl, options.class_mode) for bl in blocks]
-    once = [once_identifiers(bl, options.class_mode, c) for bl, c in zip(blocks, cands, strict=True)]
-    outliers = template_outliers(blocks, options.class_mode, once) if options.skip_template_outliers else set()
-    if outliers:
-        warnings.append(f"{len(outliers)} page(s) do not share the site's template; their content is taken as post")
-    keep = [p for p in range(len(pages)) if p not in outliers]
-    eligible = (
-        eligible_identifiers([blocks[p] for p in keep], options.class_mode, [once[p] for p in keep])
-        if len(keep) > 1
-        else set()
-    )
-    idents = [assign_identifiers(bl, eligible, options.class_mode, c) for bl, c in zip(blocks, cands, strict=True)]
-    # Step 7: separation (2013 §3.6).
-    metadata_ids: set[str] = set()
-    main_id: str | None = None
-    if options.robust_post_identifiers:
-        sep = robust_post_identifiers(
-            [blocks[p] for p in keep], [content[p] for p in keep], [idents[p] for p in keep], options.date_lines
-        )
-        post_ids = sep.post_ids
-        warnings.extend(sep.notes)
-        metadata_ids = sep.metadata_ids
-        main_id = sep.main
-        # a link inside the post body ("via example.com", a linked title) is the author's text
-        content = [
-            [flag or (dense and ident == sep.main) for flag, dense, ident in zip(flags, ld, ids, strict=True)]
-            for flags, ld, ids in zip(content, link_dense, idents, strict=True)
-        ]
-        if sep.metadata_ids:
-            content = [
-                [flag and ident not in sep.metadata_ids for flag, ident in zip(flags, ids, strict=True)]
-                for flags, ids in zip(content, idents, strict=True)
-            ]
-    else:
-        post_ids = post_identifiers_every_page(content, idents)
-    # Step 8: content re-extraction (2013 §4.6), after separation so that blocks pulled back into
-    # content cannot change which identifiers count as the post's.
-    if options.reextract:
-        owned = [[any(c in eligible for c in own) for own in page] for page in cands]
-        content = reextract(blocks, content, idents, options.reextract_own_identifier_only, owned)
-    roles = separate_roles(content, idents, post_ids)
-    for p in outliers:
-        roles[p] = [POST if role == COMMENT else role for role in roles[p]]
-    fallback = None
+    warnings = [] if len(pages) > 1 else [ONE_PAGE_SET]
+    found = content_blocks(blocks, [p.vectors for p in pages], options, warnings)  # steps 4-5
+    ids = identifiers(blocks, options, warnings)  # step 6
+    sep = separation(blocks, found, ids, options, warnings)  # step 7
+    content = reextraction(blocks, sep.content, ids, options)  # step 8
+    decision = Decision(assign_roles(content, ids, sep.post_ids), SET if len(pages) > 1 else SINGLE_PAGE)
     if len(pages) > 1:
         feeds = [p.feed_comments for p in pages]
-        roles, note, fallback = _no_comment_free_page(blocks, cands, roles, idents, options, known_comment_ids, feeds)
-        if note:
-            warnings.append(note)
-    roles = [page_rules(bl, r, ids, u, options) for bl, r, ids, u in zip(blocks, roles, idents, unique, strict=True)]
-    method = SET if len(pages) > 1 else SINGLE_PAGE
-    if fallback is not None:
-        method = FALLBACK
-    evidence: list[Evidence | None] | None = None
+        decision = no_comment_free_page(blocks, decision, ids, options, known_comment_ids, feeds, warnings)
+    decision.roles = apply_page_rules(blocks, decision.roles, ids.idents, found.unique, options)
     if options.comment_evidence:
-        roles, evidence, note = comment_regions(blocks, roles, method)
-        if note:
-            warnings.append(note)
-        if method == SET and options.comment_fallback and not _comment_text(blocks, roles):
-            # issue 20: the set kept no comment (none proposed, or none with evidence): where every
-            # page has comments and no unit repeats across the set (one comment per page, undated
-            # lists), each page's own comment section, two signals as for a page alone
-            found = [named_section(bl, r, u) for bl, r, u in zip(blocks, roles, unique, strict=True)]
-            if found != roles:
-                roles, method, fallback = found, FALLBACK, Fallback(page_evidence=True)
-                evidence = [None] * len(roles)
-                warnings[:] = [w for w in warnings if w != NO_COMMENTS] + [PAGE_EVIDENCE]
-    site = SiteRoles(roles, idents, content, unique, eligible, post_ids, metadata_ids, warnings, main_id, fallback)
-    site.method, site.evidence = method, evidence
-    return site
-
-
-def _comment_text(blocks: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]]) -> bool:
-    """Whether any page keeps a comment block with text (most pages of most sets hold none)."""
-    return any(
-        COMMENT in r and any(bl[i].text for i in role_indices(r, COMMENT)) for bl, r in zip(blocks, roles, strict=True)
+        if decision.method == SINGLE_PAGE:
+            decision.roles = single_page_section(blocks, decision.roles, warnings)
+        vetoed = veto_comments(blocks, decision.roles)
+        decision.roles, decision.evidence = vetoed.roles, vetoed.evidence
+        if decision.method == SET and options.comment_fallback:
+            decision = every_page_has_comments(blocks, decision, found.unique, warnings)
+    return SiteRoles(
+        decision.roles,
+        ids.idents,
+        content,
+        found.unique,
+        ids.eligible,
+        sep.post_ids,
+        sep.metadata_ids,
+        warnings,
+        sep.main_id,
+        decision.fallback,
+        decision.method,
+        decision.evidence,
     )
-
-
-ONE_PAGE_COMMENTS = "comments of a set of one page come from its own comment markup alone"
-
-
-def comment_regions(
-    blocks: Sequence[Sequence[Block]], roles: list[list[str]], method: str
-) -> tuple[list[list[str]], list[Evidence | None], str]:
-    """Issue 20: comment blocks stand only where the page shows comment evidence (evidence.veto);
-    a page alone finds its comment section by that evidence (evidence.detect_section). Returns the
-    roles, each page's evidence (None without comment blocks) and a warning."""
-    note = ""
-    if method == SINGLE_PAGE:
-        found = [detect_section(bl, r) for bl, r in zip(blocks, roles, strict=True)]
-        if found != roles:
-            roles, note = found, ONE_PAGE_COMMENTS
-    vetoed = [veto(bl, r) for bl, r in zip(blocks, roles, strict=True)]
-    return [r for r, _ in vetoed], [ev for _, ev in vetoed], note
-
-
-NO_COMMENTS = "no comments found in the set: if every page has comments they were taken as post"
-PAGE_EVIDENCE = "comments found by each page's own comment markup (no comment-free page)"
-
-
-def _no_comment_free_page(
-    blocks: Sequence[Sequence[Block]],
-    cands: Sequence[Sequence[tuple[str, ...]]],
-    roles: list[list[str]],
-    idents: Sequence[Sequence[str]],
-    options: Options,
-    known: frozenset[str],
-    comment_texts: Sequence[Sequence[str]],
-) -> tuple[list[list[str]], str, Fallback | None]:
-    """Comments taken as post because no page is comment-free: the fallbacks (fallback.py)."""
-    none_found = not any(COMMENT in r for r in roles)
-    if not options.comment_fallback:
-        return roles, NO_COMMENTS if none_found else "", None
-    # a page whose comment feed lists comments shows none: the feeds are evidence, as when none
-    # of the set's pages shows any (identifiers learned elsewhere are used only then)
-    missed = any(texts and COMMENT not in r for texts, r in zip(comment_texts, roles, strict=True))
-    feed_ids = feed_comment_ids(blocks, roles, idents, comment_texts) if missed else frozenset()
-    for ids, source in (
-        (feed_ids, "comment feeds"),
-        (known if none_found else frozenset(), "identifiers learned on other sites"),
-    ):
-        found = identifier_region(idents, roles, ids, blocks, cands)
-        if found is not None:
-            why = "no comment-free page" if none_found else "pages whose feed lists comments showed none"
-            return found, f"comments found by {source} ({why})", Fallback(known_ids=ids)
-    dated = dated_comment_region(blocks, roles)
-    if dated is not None and dated[0] != roles:
-        note = "comments found as repeated dated units in the post (no comment-free page)"
-        return dated[0], note, Fallback(unit=dated[1])
-    return roles, NO_COMMENTS if none_found else "", None
 
 
 def page_output(
@@ -455,6 +343,8 @@ __all__ = [
     "BOILERPLATE",
     "COMMENT",
     "DEFAULT_IDENTIFIER",
+    "NO_COMMENTS",
+    "PAGE_EVIDENCE",
     "POST",
     "BlockResult",
     "Page",

@@ -23,8 +23,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 
 from .blocks import Block
-from .evidence import PROFILE, confidence, veto
-from .fallback import Fallback, dated_comment_region, feed_comment_ids, identifier_region
+from .evidence import PROFILE, confidence
+from .fallback import Fallback, dated_comment_region
 from .identifiers import assign_identifiers, once_identifiers, page_candidates
 from .matching import DistinctVectors, FingerprintIndex, Vector
 from .options import DEFAULT, Options
@@ -42,14 +42,24 @@ from .pipeline import (
     set_outputs,
 )
 from .records import CommentLayout, CommentRecord, learn_layout, single_unit_records, split_comments
-from .robust import METADATA_MAX_CHARS, drop_link_blocks, page_rules
-from .separate import BOILERPLATE, COMMENT, POST
+from .robust import METADATA_MAX_CHARS, page_rules
+from .separate import COMMENT, POST, separate_roles
+from .steps import drop_link_dense, drop_metadata, feed_comment_region, keep_post_links, veto_comments
 from .units import UnitSignature
 
 PROFILE_FORMAT = 1
 _READ_CACHE_LIMIT = 50_000
 # The read cache's entry for the fingerprint test of the vectors it shares (SiteProfile.roles).
 _MATCHED = object()
+
+
+@dataclass(slots=True)
+class PageRoles:
+    """One page's roles and identifiers under a profile, and its template match."""
+
+    roles: list[str]
+    idents: list[str]
+    template_match: float
 
 
 @dataclass(slots=True)
@@ -93,10 +103,11 @@ class SiteProfile:
         parsed = read_page(page, self.options, self._read_cache)
         if parsed.error is not None:
             return PageExtraction(parsed.url, encoding=parsed.encoding, error=parsed.error, warnings=parsed.warnings)
-        roles, idents, match = self.roles(parsed)
-        evidence = None
+        decided = self.roles(parsed)
+        roles, evidence = decided.roles, None
         if self.options.comment_evidence:
-            roles, evidence = veto(parsed.blocks, roles)
+            vetoed = veto_comments([parsed.blocks], [roles])
+            roles, evidence = vetoed.roles[0], vetoed.evidence[0]
         records: list[CommentRecord] | None = None
         if self.comments is not None:
             records = self.comments.records(parsed.blocks, roles)
@@ -107,15 +118,16 @@ class SiteProfile:
                 # the comment feed vouches for comments: undated units will do
                 found = split_comments([parsed.blocks], [roles])
             records = found[0] if found is not None else single_unit_records(parsed.blocks, roles)
-        out = page_output(parsed, roles, idents, [], records)
-        out.template_match = match
+        out = page_output(parsed, roles, decided.idents, [], records)
+        out.template_match = decided.template_match
         if self.options.comment_evidence:
             out.method = PROFILE
             out.confidence = confidence(PROFILE, evidence)
         return out
 
-    def roles(self, parsed: ParsedPage) -> tuple[list[str], list[str], float]:
-        """Every block's role and identifier, and the share of blocks matching a fingerprint."""
+    def roles(self, parsed: ParsedPage) -> PageRoles:
+        """Every block's role and identifier, and the share of blocks matching a fingerprint: the
+        set's steps (steps.py) on one page, the profile standing in for the other pages."""
         index = self.index()
         # The read cache hands the same Vector object to the repeated blocks of the site's pages
         # (menus, sidebars: most of a page), so each is matched once while the cache lasts.
@@ -125,37 +137,31 @@ class SiteProfile:
         unique = index.unmatched(parsed.vectors, tested)
         matched = sum(1 for u in unique if not u)
         match = matched / len(unique) if unique else 0.0
-        content = [unique]
-        if self.options.max_link_density is not None:
-            content = drop_link_blocks([parsed.blocks], content, self.options.max_link_density)
-        cands = page_candidates(parsed.blocks, self.options.class_mode)
-        once = once_identifiers(parsed.blocks, self.options.class_mode, cands, among=self.eligible)
-        idents = assign_identifiers(parsed.blocks, once, self.options.class_mode, cands)
-        if self.main_id is not None:  # links in the post body stay (as in set extraction)
-            content = [[c or (u and i == self.main_id) for c, u, i in zip(content[0], unique, idents, strict=True)]]
-        post_ids, metadata_ids = self.post_ids, self.metadata_ids
-        roles = [
-            BOILERPLATE if not flag or ident in metadata_ids else (POST if ident in post_ids else COMMENT)
-            for flag, ident in zip(content[0], idents, strict=True)
-        ]
-        if self.options.robust_post_identifiers:
+        blocks, options = [parsed.blocks], self.options
+        content = drop_link_dense(blocks, [unique], options)  # D5
+        # step 6 with the set's eligible identifiers (those found once on this page)
+        cands = page_candidates(parsed.blocks, options.class_mode)
+        once = once_identifiers(parsed.blocks, options.class_mode, cands, among=self.eligible)
+        idents = assign_identifiers(parsed.blocks, once, options.class_mode, cands)
+        # step 7 with the set's separation: its post links stay, its metadata is boilerplate (D6)
+        content = keep_post_links(content, [unique], [idents], self.main_id)
+        content = drop_metadata(content, [idents], self.metadata_ids)
+        roles = separate_roles(content, [idents], self.post_ids)[0]
+        if options.robust_post_identifiers:  # identifiers the set never saw carry content here
             roles = self._new_identifiers(parsed.blocks, idents, roles)
         if self.fallback is not None:
             roles = self.fallback.apply(parsed.blocks, idents, roles, cands, unique)
-        elif self.comments is None and self.options.comment_fallback:
+        elif self.comments is None and options.comment_fallback:
             # learned from comment-free pages only (the crawler's first fetch): nothing says where
             # this site's comments go, so look for repeated dated units on the page itself (D9)
-            dated = dated_comment_region([parsed.blocks], [roles])
+            dated = dated_comment_region(blocks, [roles])
             if dated is not None:
                 roles = dated[0][0]
-        if parsed.feed_comments and COMMENT not in roles:
-            # the article's comment feed lists comments the page seems not to show: the identifier
-            # holding their words holds the comments (as in a set, fallback.py)
-            ids = feed_comment_ids([parsed.blocks], [roles], [idents], [parsed.feed_comments])
-            found = identifier_region([idents], [roles], ids, [parsed.blocks], [cands])
-            if found is not None:
-                roles = found[0]
-        return page_rules(parsed.blocks, roles, idents, unique, self.options), idents, match
+        # the article's comment feed lists comments the page seems not to show (D9, as in a set)
+        region = feed_comment_region(blocks, [roles], [idents], [cands], [parsed.feed_comments])
+        if region is not None:
+            roles = region.roles[0]
+        return PageRoles(page_rules(parsed.blocks, roles, idents, unique, options), idents, match)
 
     def _new_identifiers(self, blocks: Sequence[Block], idents: Sequence[str], roles: list[str]) -> list[str]:
         """D6 on one page: content under an identifier that carried none in the set is post when it

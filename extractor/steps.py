@@ -1,0 +1,322 @@
+"""The set method's steps, each a named function: ``pipeline.classify`` calls them in the papers'
+order, and a site profile (profile.py) calls the same ones on its single pages.
+
+    content_blocks         steps 4-5   2009 §3.2.4-3.2.5, §4.2 (D2 near-duplicate pages, D5 link density)
+    identifiers            step 6      2013 §3.5 (D7 pages without the site's template)
+    separation             step 7      2013 §3.6 (D6: links of the main post identifier, metadata)
+    reextraction           step 8      2013 §4.6
+    assign_roles                       post, comment or boilerplate (D7: an outlier page is all post)
+    no_comment_free_page               D9: comment feeds, identifiers of other sites, dated units
+    apply_page_rules                   D10, D11, D13
+    single_page_section, veto_comments D15: comment evidence read from the page itself
+    every_page_has_comments            E3: each page's own comment markup, when the set kept none
+
+Each step that notes something for the user appends it to the set's ``warnings``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .blocks import Block
+from .evidence import FALLBACK, Evidence, detect_section, role_indices, veto
+from .fallback import Fallback, dated_comment_region, feed_comment_ids, identifier_region, named_section
+from .identifiers import assign_identifiers, eligible_identifiers, once_identifiers, page_candidates, template_outliers
+from .matching import Grouping, Vector, group_vectors, near_duplicate_clusters, unique_blocks
+from .options import Options
+from .robust import drop_link_blocks, page_rules, robust_post_identifiers
+from .separate import COMMENT, POST, post_identifiers_every_page, reextract, separate_roles
+
+Pages = Sequence[Sequence[Block]]
+
+ONE_PAGE_SET = "separation impossible: a set of one page has no other page to compare with"
+ONE_PAGE_COMMENTS = "comments of a set of one page come from its own comment markup alone"
+NO_COMMENTS = "no comments found in the set: if every page has comments they were taken as post"
+PAGE_EVIDENCE = "comments found by each page's own comment markup (no comment-free page)"
+
+
+# Steps 4-5: content blocks
+
+
+@dataclass(slots=True)
+class Content:
+    """Per page, which blocks are content."""
+
+    unique: list[list[bool]]  # step 4's verdict alone (blocks found on one page only)
+    content: list[list[bool]]  # less the link-dense blocks (D5)
+
+
+def content_blocks(pages: Pages, vectors: Sequence[Sequence[Vector]], options: Options, warnings: list[str]) -> Content:
+    """Steps 4-5: blocks found on only one page are content (2009 §3.2.5), near-duplicate pages
+    not cancelling each other's (2009 §4.2, D2); link-dense blocks are not content (D5)."""
+    grouped = group_vectors(vectors)
+    clusters = near_duplicate_pages(pages, vectors, grouped, options, warnings)
+    unique = unique_blocks(vectors, options.similarity_threshold, clusters, grouped)
+    return Content(unique, drop_link_dense(pages, unique, options))
+
+
+def near_duplicate_pages(
+    pages: Pages, vectors: Sequence[Sequence[Vector]], grouped: Grouping, options: Options, warnings: list[str]
+) -> list[int] | None:
+    """Step 5 (D2, with ``near_duplicate_pages``): the cluster of each page; pages whose rare text
+    blocks mostly coincide share one."""
+    if not options.near_duplicate_pages:
+        return None
+    text_chars = [[b.text_chars for b in blocks] for blocks in pages]
+    clusters = near_duplicate_clusters(vectors, text_chars, options.near_duplicate_share, grouped)
+    if len(set(clusters)) < len(clusters):
+        warnings.append(f"near-duplicate pages grouped: {len(clusters) - len(set(clusters))}")
+    return clusters
+
+
+def drop_link_dense(pages: Pages, content: list[list[bool]], options: Options) -> list[list[bool]]:
+    """D5: content blocks whose text is mostly anchor text are navigation (with ``max_link_density``)."""
+    if options.max_link_density is None:
+        return content
+    return drop_link_blocks(pages, content, options.max_link_density)
+
+
+# Step 6: identifiers
+
+
+@dataclass(slots=True)
+class Identifiers:
+    """Per page, each block's own candidate identifiers and the identifier it takes."""
+
+    cands: list[list[tuple[str, ...]]]
+    idents: list[list[str]]
+    eligible: set[str]
+    outliers: set[int]  # pages without the site's template (D7)
+    in_template: list[int]  # the other pages, in order
+
+
+def identifiers(pages: Pages, options: Options, warnings: list[str]) -> Identifiers:
+    """Step 6 (2013 §3.5): ids and classes found once on every page are eligible; each block takes
+    its own, else its previous sibling's, else its parent's. Pages without the site's template are
+    left out of eligibility (D7)."""
+    mode = options.class_mode
+    cands = [page_candidates(blocks, mode) for blocks in pages]
+    once = [once_identifiers(blocks, mode, c) for blocks, c in zip(pages, cands, strict=True)]
+    outliers = template_outlier_pages(pages, once, options, warnings)
+    keep = [p for p in range(len(pages)) if p not in outliers]
+    eligible = eligible_identifiers([pages[p] for p in keep], mode, [once[p] for p in keep]) if len(keep) > 1 else set()
+    idents = [assign_identifiers(blocks, eligible, mode, c) for blocks, c in zip(pages, cands, strict=True)]
+    return Identifiers(cands, idents, eligible, outliers, keep)
+
+
+def template_outlier_pages(
+    pages: Pages, once: Sequence[frozenset[str]], options: Options, warnings: list[str]
+) -> set[int]:
+    """D7: pages that do not share the site's template (with ``skip_template_outliers``)."""
+    if not options.skip_template_outliers:
+        return set()
+    outliers = template_outliers(pages, options.class_mode, once)
+    if outliers:
+        warnings.append(f"{len(outliers)} page(s) do not share the site's template; their content is taken as post")
+    return outliers
+
+
+# Step 7: separation
+
+
+@dataclass(slots=True)
+class Separated:
+    """Which identifiers carry the post, and the content that separation leaves."""
+
+    content: list[list[bool]]
+    post_ids: set[str]
+    metadata_ids: set[str] = field(default_factory=set)
+    main_id: str | None = None  # the post identifier with the most text (D6)
+
+
+def separation(pages: Pages, found: Content, ids: Identifiers, options: Options, warnings: list[str]) -> Separated:
+    """Step 7 (2013 §3.6): identifiers carrying content on every page are the post's. With D6
+    (``robust_post_identifiers``) the comment-free pages decide instead (robust.py), over the pages
+    that share the template; the main post identifier keeps its links and per-page metadata
+    identifiers are boilerplate."""
+    if not options.robust_post_identifiers:
+        return Separated(found.content, post_identifiers_every_page(found.content, ids.idents))
+    keep = ids.in_template
+    sep = robust_post_identifiers(
+        [pages[p] for p in keep], [found.content[p] for p in keep], [ids.idents[p] for p in keep], options.date_lines
+    )
+    warnings.extend(sep.notes)
+    content = keep_post_links(found.content, found.unique, ids.idents, sep.main)
+    content = drop_metadata(content, ids.idents, sep.metadata_ids)
+    return Separated(content, sep.post_ids, sep.metadata_ids, sep.main)
+
+
+def keep_post_links(
+    content: list[list[bool]], unique: Sequence[Sequence[bool]], idents: Sequence[Sequence[str]], main: str | None
+) -> list[list[bool]]:
+    """D6: a link inside the post body ("via example.com", a linked title) is the author's text:
+    unique blocks of the main post identifier are content, link-dense or not."""
+    if main is None:
+        return content
+    return [
+        [flag or (u and ident == main) for flag, u, ident in zip(flags, us, ids, strict=True)]
+        for flags, us, ids in zip(content, unique, idents, strict=True)
+    ]
+
+
+def drop_metadata(
+    content: list[list[bool]], idents: Sequence[Sequence[str]], metadata_ids: set[str]
+) -> list[list[bool]]:
+    """D6: blocks of per-page metadata identifiers (a date, a category line) are boilerplate."""
+    if not metadata_ids:
+        return content
+    return [
+        [flag and ident not in metadata_ids for flag, ident in zip(flags, ids, strict=True)]
+        for flags, ids in zip(content, idents, strict=True)
+    ]
+
+
+# Step 8 and roles
+
+
+def reextraction(pages: Pages, content: list[list[bool]], ids: Identifiers, options: Options) -> list[list[bool]]:
+    """Step 8 (2013 §4.6, with ``reextract``), after separation so that blocks pulled back into
+    content cannot change which identifiers count as the post's."""
+    if not options.reextract:
+        return content
+    owned = [[any(c in ids.eligible for c in own) for own in page] for page in ids.cands]
+    return reextract(pages, content, ids.idents, options.reextract_own_identifier_only, owned)
+
+
+def assign_roles(content: Sequence[Sequence[bool]], ids: Identifiers, post_ids: set[str]) -> list[list[str]]:
+    """Every block's role (2013 §3.6); D7: the content of a page without the site's template is post."""
+    roles = separate_roles(content, ids.idents, post_ids)
+    for p in ids.outliers:
+        roles[p] = [POST if role == COMMENT else role for role in roles[p]]
+    return roles
+
+
+@dataclass(slots=True)
+class Decision:
+    """A set's roles and how they were decided (evidence.py's methods)."""
+
+    roles: list[list[str]]
+    method: str
+    fallback: Fallback | None = None  # how comments were found without a comment-free page (D9)
+    evidence: list[Evidence | None] | None = None  # per page, with the comment_evidence option
+
+
+# D9: no comment-free page
+
+
+@dataclass(slots=True)
+class Region:
+    """Roles with a comment region marked by the identifiers ``ids``."""
+
+    roles: list[list[str]]
+    ids: frozenset[str]
+
+
+def no_comment_free_page(
+    pages: Pages,
+    decision: Decision,
+    ids: Identifiers,
+    options: Options,
+    known: frozenset[str],
+    feeds: Sequence[Sequence[str]],
+    warnings: list[str],
+) -> Decision:
+    """D9 (``comment_fallback``): comments taken as post because no page is comment-free, found by
+    the comment feeds, identifiers learned on other sites (only when no page shows comments), or
+    repeated dated units (fallback.py)."""
+    roles = decision.roles
+    none_found = not any(COMMENT in r for r in roles)
+    if options.comment_fallback:
+        why = "no comment-free page" if none_found else "pages whose feed lists comments showed none"
+        region = feed_comment_region(pages, roles, ids.idents, ids.cands, feeds)
+        source = "comment feeds"
+        if region is None and none_found:
+            learned = identifier_region(ids.idents, roles, known, pages, ids.cands)
+            region = Region(learned, known) if learned is not None else None
+            source = "identifiers learned on other sites"
+        if region is not None:
+            warnings.append(f"comments found by {source} ({why})")
+            return Decision(region.roles, FALLBACK, Fallback(known_ids=region.ids))
+        dated = dated_comment_region(pages, roles)
+        if dated is not None and dated[0] != roles:
+            warnings.append("comments found as repeated dated units in the post (no comment-free page)")
+            return Decision(dated[0], FALLBACK, Fallback(unit=dated[1]))
+    if none_found:
+        warnings.append(NO_COMMENTS)
+    return decision
+
+
+def feed_comment_region(
+    pages: Pages,
+    roles: list[list[str]],
+    idents: Sequence[Sequence[str]],
+    cands: Sequence[Sequence[tuple[str, ...]]],
+    feeds: Sequence[Sequence[str]],
+) -> Region | None:
+    """D9: where a page's comment feed lists comments and the page shows none, the identifier
+    holding the feed's words holds the comments (None: no such page, or no such identifier)."""
+    if not any(texts and COMMENT not in r for texts, r in zip(feeds, roles, strict=True)):
+        return None
+    found_ids = feed_comment_ids(pages, roles, idents, feeds)
+    found = identifier_region(idents, roles, found_ids, pages, cands)
+    return Region(found, found_ids) if found is not None else None
+
+
+def apply_page_rules(
+    pages: Pages,
+    roles: list[list[str]],
+    idents: Sequence[Sequence[str]],
+    unique: Sequence[Sequence[bool]],
+    options: Options,
+) -> list[list[str]]:
+    """D10, D11 and D13 on each page (robust.page_rules)."""
+    return [page_rules(b, r, i, u, options) for b, r, i, u in zip(pages, roles, idents, unique, strict=True)]
+
+
+# D15 and E3: comment evidence
+
+
+def single_page_section(pages: Pages, roles: list[list[str]], warnings: list[str]) -> list[list[str]]:
+    """D15 for a set of one page: its comment section is found by its own evidence
+    (evidence.detect_section)."""
+    found = [detect_section(blocks, r) for blocks, r in zip(pages, roles, strict=True)]
+    if found == roles:
+        return roles
+    warnings.append(ONE_PAGE_COMMENTS)
+    return found
+
+
+@dataclass(slots=True)
+class Vetoed:
+    roles: list[list[str]]
+    evidence: list[Evidence | None]  # per page; None without comment blocks
+
+
+def veto_comments(pages: Pages, roles: Sequence[list[str]]) -> Vetoed:
+    """D15: comment blocks stand only where the page shows comment evidence (evidence.veto)."""
+    vetoed = [veto(blocks, r) for blocks, r in zip(pages, roles, strict=True)]
+    return Vetoed([r for r, _ in vetoed], [ev for _, ev in vetoed])
+
+
+def every_page_has_comments(
+    pages: Pages, decision: Decision, unique: Sequence[Sequence[bool]], warnings: list[str]
+) -> Decision:
+    """E3 (issue 20): a set that kept no comment (none proposed, or none with evidence): where
+    every page has comments and no unit repeats across the set (one comment per page, undated
+    lists), each page's own comment section, two signals as for a page alone."""
+    if has_comment_text(pages, decision.roles):
+        return decision
+    found = [named_section(blocks, r, u) for blocks, r, u in zip(pages, decision.roles, unique, strict=True)]
+    if found == decision.roles:
+        return decision
+    warnings[:] = [w for w in warnings if w != NO_COMMENTS] + [PAGE_EVIDENCE]
+    return Decision(found, FALLBACK, Fallback(page_evidence=True), [None] * len(found))
+
+
+def has_comment_text(pages: Pages, roles: Sequence[Sequence[str]]) -> bool:
+    """Whether any page keeps a comment block with text (most pages of most sets hold none)."""
+    return any(
+        COMMENT in r and any(blocks[i].text for i in role_indices(r, COMMENT))
+        for blocks, r in zip(pages, roles, strict=True)
+    )
