@@ -1,16 +1,28 @@
-"""Re-extraction on Dask with 1, 2 and 4 workers: pages per second, and the same output every time.
+"""Scaling out, measured: crawler workers sharing one PostgreSQL store, and re-extraction on Dask.
 
-    python bench/distributed.py [--blogs 40] [--articles 80] [--workers 1,2,4] [--repeat 3] [--check]
+    python bench/distributed.py [--check] [--parts crawl,dask]
+        [--crawl-blogs 1000] [--crawl-articles 5] [--crawl-workers 1,2,4] [--crawl-delay 1] [--crawl-logs DIR]
+        [--blogs 40] [--articles 80] [--workers 1,2,4] [--repeat 3]
 
-One store (SQLite, in a temporary folder) of generated blogs (farm.generated, rendered without
-a server): each article stored as a first fetch an hour after publication and again as a re-fetch
-three days later with the comments that came meanwhile, batched as the crawl batches them, then
-extracted once as the crawl would (the single-process `reextract` completes every batch and
-page). For each worker count a copy of that store is re-extracted --repeat times (the same work
-each time: every row is written again; the fastest counts) with `reextract_on_dask` on one
-LocalCluster of N one-thread worker processes, started and warmed up before the clock starts;
-its posts, comments, comment_versions and extractions must then equal those of the
-single-process `reextract` on another copy.
+Loopback only. `--check` exits 1 when a target below is missed or a check fails; the last line
+states every figure of both parts.
+
+**Crawl** (`bench/crawl_workers.py`, which also runs alone): a farm of generated blogs, each on a
+loopback address of its own with a robots.txt Crawl-delay, a private PostgreSQL server, and 1, 2
+and 4 `scrapy crawl blogs` workers started together, then 4 again with one killed (SIGKILL) when
+a third of the pages are stored. Each run: pages/s, CPU use, and 0 pages lost, 0 stored twice,
+every article in a terminal state, no page fetched twice (except, after the kill, the pages the
+dead worker had in flight). Target: 4 workers >= 3 x one worker's pages/s.
+
+**Re-extraction on Dask**: one store (SQLite, in a temporary folder) of generated blogs
+(farm.generated, rendered without a server): each article stored as a first fetch an hour after
+publication and again as a re-fetch three days later with the comments that came meanwhile,
+batched as the crawl batches them, then extracted once as the crawl would (the single-process
+`reextract` completes every batch and page). For each worker count a copy of that store is
+re-extracted --repeat times (the same work each time: every row is written again; the fastest
+counts) with `reextract_on_dask` on one LocalCluster of N one-thread worker processes, started
+and warmed up before the clock starts; its posts, comments, comment_versions and extractions
+must then equal those of the single-process `reextract` on another copy.
 Re-extraction is CPU-bound, so on a 2-core machine the target is 2 workers >= 1.7 x one worker's
 pages/s (4 workers are printed, not held to a target: there are only 2 cores). The load average
 is printed beside the figures: other work on the machine takes cores from the workers.
@@ -52,6 +64,10 @@ ROOT = Path(__file__).resolve().parents[1]
 # Run as a script, this file's folder comes first on sys.path, and this file's name would hide the
 # `distributed` package: the project root replaces it.
 sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+sys.path.append(str(ROOT / "bench"))  # last: `distributed` stays Dask's
+
+import crawl_workers  # noqa: E402
 
 from farm.generated import BlogOptions, GeneratedBlog  # noqa: E402
 from pipelines import jobs  # noqa: E402
@@ -181,15 +197,8 @@ def _cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--blogs", type=int, default=40)
-    parser.add_argument("--articles", type=int, default=80, help="articles per blog (each stored twice)")
-    parser.add_argument("--workers", default="1,2,4", help="worker counts, comma-separated")
-    parser.add_argument("--batch-size", type=int, default=10)
-    parser.add_argument("--repeat", type=int, default=3, help="runs per worker count; the fastest counts")
-    parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
-    args = parser.parse_args(argv)
+def dask_part(args: argparse.Namespace) -> tuple[str, list[str]]:
+    """Re-extraction on Dask (see the module docstring): its summary and what it missed."""
     counts = [int(n) for n in args.workers.split(",")]
     with tempfile.TemporaryDirectory(prefix="bench-distributed-") as tmp:
         base = Path(tmp) / "base.db"
@@ -227,11 +236,40 @@ def main(argv: list[str] | None = None) -> int:
         missed.append(f"2 workers {speedup:.2f} x one worker < {TARGET_2}")
     figures = ", ".join(f"{n} worker(s) {rates[n]:.1f} pages/s ({cores[n]:.2f} cores used)" for n in counts)
     shown = f"{speedup:.2f}" if speedup is not None else "n/a"
-    print(
+    summary = (
         f"re-extraction on Dask: {pages} pages, {figures}; 2 workers = {shown} x one (target >= {TARGET_2});"
         f" output identical to single-process reextract: {'yes' if not any(not s for s in same.values()) else 'NO'}"
-        + (f"; MISSED: {'; '.join(missed)}" if missed else "")
     )
+    return summary, missed
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--parts", default="crawl,dask", help="crawl (workers on PostgreSQL), dask, or both")
+    crawl_workers.add_arguments(parser, prefix="crawl-")
+    parser.add_argument("--blogs", type=int, default=40, help="re-extraction: blogs in the store")
+    parser.add_argument("--articles", type=int, default=80, help="re-extraction: articles per blog (stored twice)")
+    parser.add_argument("--workers", default="1,2,4", help="re-extraction: Dask worker counts")
+    parser.add_argument("--batch-size", type=int, default=10)
+    parser.add_argument("--repeat", type=int, default=3, help="runs per worker count; the fastest counts")
+    parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed or a check fails")
+    args = parser.parse_args(argv)
+    parts = args.parts.split(",")
+    summaries: list[str] = []
+    missed: list[str] = []
+    if "dask" in parts:  # first: the crawl's processes (PostgreSQL, extraction workers) are gone
+        summary, dask_missed = dask_part(args)
+        summaries.append(summary)
+        missed += dask_missed
+    if "crawl" in parts:
+        counts = [int(n) for n in args.crawl_workers.split(",")]
+        crawl = crawl_workers.run_bench(
+            args.crawl_blogs, args.crawl_articles, counts, args.crawl_crawl_delay, True, args.crawl_logs
+        )
+        summaries.insert(0, crawl.summary)
+        if not crawl.met:
+            missed.insert(0, "crawl workers")
+    print("; ".join(summaries) + (f"; MISSED: {'; '.join(missed)}" if missed else "; every target met"))
     return 1 if args.check and missed else 0
 
 

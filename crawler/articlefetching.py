@@ -52,6 +52,7 @@ class ArticleFetching(BlogsSpiderBase):
         if not art.get("comment_rss") or not (art.get("slash_comments") or 0) > 0:
             return [page]
         self.inc("blogs/comment_feeds_first")
+        self.inflight_comment_feeds.add(art["url"])
         feed = Request(
             art["comment_rss"],
             callback=self.parse_first_comment_feed,
@@ -59,20 +60,23 @@ class ArticleFetching(BlogsSpiderBase):
             headers={"Accept": FEED_ACCEPT},
             priority=PRIO_NEW_ARTICLE,
             dont_filter=True,
-            meta={"article": art, "dont_cache": True},
+            meta={"article": art, "dont_cache": True, "first_comment_feed": True},
         )
         return [feed, page]
 
     def parse_first_comment_feed(self, response: Response) -> Iterator[CommentFeedItem]:
         art = response.meta["article"]
         parsed = parse_feed(response.body, response.url, simple_headers(response), now=self.now())
-        if parsed.is_feed:
+        if parsed.is_feed:  # in flight until the pipelines are done with it (BlogsSpider._on_item_done)
             yield CommentFeedItem(
                 art["site"], art["url"], response.url, response.body, simple_headers(response), self.now()
             )
+        else:
+            self.inflight_comment_feeds.discard(art["url"])
 
     def first_comment_feed_failed(self, failure: Failure) -> None:
         art = failure.request.meta["article"]  # type: ignore[attr-defined]
+        self.inflight_comment_feeds.discard(art["url"])
         self.log_once(
             "commentfeed",
             art["comment_rss"],

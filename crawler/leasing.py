@@ -15,19 +15,33 @@ On SQLite one crawl runs at a time: it claims every site (limit 0 means no limit
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from store import StoreBackend
+
+# Signal (site=...): this worker gave a site back because it has nothing due and nothing in flight,
+# every item of it through the pipelines: what the run fetched of the site is complete, so its
+# extraction need not wait for the end of the run (pipelines.extract).
+site_given_back = object()
 
 
 class SiteLeases:
     """This worker's site leases in the store."""
 
-    def __init__(self, store: StoreBackend, *, owner: str, lease: float, limit: int) -> None:
+    def __init__(
+        self,
+        store: StoreBackend,
+        *,
+        owner: str,
+        lease: float,
+        limit: int,
+        on_give_back: Callable[[str], None] | None = None,
+    ) -> None:
         self.store = store
         self.owner = owner
         self.lease = lease
         self.limit = limit  # most sites held at once; 0: every site
+        self.on_give_back = on_give_back  # called with each site given back while the run goes on
         self.held: set[str] = set()
 
     def feeds(self, sources: dict[str, str], *, busy: Iterable[str], now: float, force: bool = False) -> list[str]:
@@ -40,6 +54,9 @@ class SiteLeases:
         if idle:
             self.store.release_sites(self.owner, sorted(idle))
             self.held -= idle
+            if self.on_give_back is not None:
+                for site in sorted(idle):
+                    self.on_give_back(site)
         wanted = sorted((due | busy | self.held) & set(sites))
         limit = self.limit or len(sites)
         self.held = set(self.store.claim_sites(self.owner, wanted, now=now, lease=self.lease, limit=limit))

@@ -54,6 +54,7 @@ from twisted.internet.defer import Deferred, DeferredList
 from twisted.python.failure import Failure
 
 from crawler.items import CommentFeedItem, PageItem
+from crawler.leasing import site_given_back
 from crawler.outcome import store_fault
 from pipelines import jobs
 from store import StoreBackend, open_store, store_location
@@ -168,6 +169,8 @@ class ExtractPipeline:
         self.batch_site: dict[int, str] = {}
         self.run_snapshots_after = 0  # snapshots above this id were stored by this run
         self.run_sites: set[str] = set()  # sites this run stored pages of
+        self.settled: dict[str, set[int]] = {}  # site -> its snapshots settled when it was given back
+        self.settle_after_batches: set[str] = set()  # sites given back while a batch of theirs ran
         # A PostgreSQL store may have other crawler workers: the end-of-run sweep keeps to this run's
         # sites (the others are theirs); on SQLite this run is the only crawl and sweeps every site.
         self.sweep_every_site = not is_database_url(db_path)
@@ -177,7 +180,7 @@ class ExtractPipeline:
         s = crawler.settings
         if not s.getbool("EXTRACT_ENABLED", True):
             raise NotConfigured("EXTRACT_ENABLED is off: pages are stored, not extracted")
-        return cls(
+        pipeline = cls(
             db_path=store_location(s.get("BLOGS_DB")),
             batch_size=s.getint("BATCH_SIZE", 10),
             mode=s.get("EXTRACT_MODE", "process"),
@@ -188,8 +191,9 @@ class ExtractPipeline:
             # Tests only: hold each batch's write transaction open this long (kill -9 mid-write).
             write_pause=s.getfloat("EXTRACT_TEST_WRITE_PAUSE", 0.0),
             stats=crawler.stats,
-            # Tests only: comment-feed jobs wait this long; a worker dies on its first job (marker file).
         )
+        crawler.signals.connect(pipeline.site_done, signal=site_given_back)
+        return pipeline
 
     def _inc(self, key: str, count: int = 1) -> None:
         if self.stats is not None:
@@ -248,23 +252,48 @@ class ExtractPipeline:
         """Re-extract, with the site's newest profile, this run's pages and the pages of batches not
         full yet that a profile extracted before it existed: which version they got depended on
         job timing (and on where a killed run stopped); with the newest they are what the same
-        pages always give. `run_pages` skips those the newest profile extracted already."""
+        pages always give. `run_pages` skips those the newest profile extracted already. A site
+        settled when the crawl gave it back (`site_done`) is skipped unless it has new pages since."""
         if self.store is None:
             return
         rows = self.store.unsettled_snapshots(self.run_snapshots_after)
         if not self.sweep_every_site:
             rows = [(site, snapshot) for site, snapshot in rows if site in self.run_sites]
         by_site: dict[str, list[int]] = {}
-        unprofiled: set[str] = set()
         for site, snapshot in rows:
-            if site in self.profiled:
-                by_site.setdefault(site, []).append(int(snapshot))
-            else:
-                unprofiled.add(site)
+            by_site.setdefault(site, []).append(int(snapshot))
         for site, ids in by_site.items():
+            if not set(ids) <= self.settled.get(site, set()):
+                self._settle_site(site, ids)
+
+    def _settle_site(self, site: str, ids: list[int]) -> None:
+        self.settled[site] = set(ids)
+        if site in self.profiled:
             self._submit(jobs.run_pages, site, ids)
-        for site in sorted(unprofiled):  # no full batch yet: what its pages say so far
+        else:  # no full batch yet: what its pages say so far
             self._submit(jobs.run_provisional, site)
+
+    def site_done(self, site: str) -> None:
+        """The crawl gave `site` back (crawler.leasing: nothing due, nothing in flight): settle it now,
+        as the end of the run would (its last batches, then its pages with the newest profile, or
+        provisionally), so that a worker's extraction runs while it crawls other sites rather than
+        all at its end. Same pages, same batches, same results as at the end of the run."""
+        if self.store is None or site not in self.run_sites:
+            return
+        try:
+            for batch in self.store.settle_batches(site, self.config.batch_size, time.time(), wait_for_feeds=False):
+                self._submit_batch(batch, site)
+            if site in self.batch_busy:  # settled after its last batch (_batch_finished)
+                self.settle_after_batches.add(site)
+                return
+            ids = [snapshot for _site, snapshot in self.store.unsettled_snapshots(self.run_snapshots_after, site)]
+        except Exception as exc:  # a full disk: the crawl reports it (crawler.outcome)
+            if store_fault(exc) is None:
+                raise
+            return
+        if ids:
+            self._settle_site(site, ids)
+            self._inc("sites_settled_mid_run")
 
     def _check_feeds(self) -> None:
         """Compare comments with comment feeds for the sites whose feeds were read; warn where it fell."""
@@ -344,6 +373,9 @@ class ExtractPipeline:
         queued = self.batch_queue.get(site)
         if queued:
             self._submit_batch(queued.pop(0), site)
+        elif site in self.settle_after_batches:
+            self.settle_after_batches.discard(site)
+            self.site_done(site)
         return None
 
     def _forget(self, result: Any, d: Deferred[Any]) -> Any:

@@ -298,7 +298,7 @@ class StoreBackend(Protocol):
 
     def max_snapshot_id(self) -> int: ...
 
-    def unsettled_snapshots(self, after: int) -> list[tuple[str, int]]:
+    def unsettled_snapshots(self, after: int, site: str | None = None) -> list[tuple[str, int]]:
         """(site, snapshot) not extracted as a batch that came after snapshot `after` or wait in an
-        open batch, by site and id (the end-of-run sweep of pipelines.extract)."""
+        open batch, by site and id (the end-of-run sweep of pipelines.extract); of one site or all."""
         ...

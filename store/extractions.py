@@ -115,14 +115,15 @@ class ExtractionState(StoreBase):
     def max_snapshot_id(self) -> int:
         return int(self.db.execute("SELECT COALESCE(MAX(id), 0) FROM snapshots").fetchone()[0])
 
-    def unsettled_snapshots(self, after: int) -> list[tuple[str, int]]:
+    def unsettled_snapshots(self, after: int, site: str | None = None) -> list[tuple[str, int]]:
         """(site, snapshot) not extracted as a batch that came after snapshot `after` or wait in an
-        open batch, by site and id (the end-of-run sweep of pipelines.extract)."""
+        open batch, by site and id (the end-of-run sweep of pipelines.extract); of one site or all."""
         rows = self.db.execute(
             "SELECT s.site, s.id FROM snapshots s LEFT JOIN extractions e ON e.snapshot = s.id"
             " WHERE (e.method IS NULL OR e.method != 'batch') AND (s.id > ? OR s.id IN (SELECT m.snapshot"
             " FROM batch_members m JOIN batches b ON b.id = m.batch WHERE b.state = 'open'))"
-            " ORDER BY s.site, s.id",
-            [after],
+            + (" AND s.site = ?" if site is not None else "")
+            + " ORDER BY s.site, s.id",
+            [after] if site is None else [after, site],
         ).fetchall()
         return [(r[0], int(r[1])) for r in rows]

@@ -98,6 +98,11 @@ class BufferedCursor:
         return iter(self.fetchall())
 
 
+# Seconds a session may sit idle inside a transaction before the server ends it (see PgDatabase).
+# Write transactions run their statements back to back; the extraction jobs compute before theirs.
+IDLE_IN_TRANSACTION_S = 60
+
+
 class PgDatabase:
     """The `store.sql.Database` interface over a psycopg connection pool.
 
@@ -118,7 +123,12 @@ class PgDatabase:
     ) -> None:
         self.url = url
         self.read_only = read_only
-        options = "-c default_transaction_read_only=on" if read_only else ""
+        # A worker stopped inside a transaction (SIGSTOP, a machine cut off) would hold the write
+        # lock that every worker's writes take (WRITE_LOCK_KEY) forever: the server ends such a
+        # session after this long, and the others go on.
+        options = f"-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_S * 1000}"
+        if read_only:
+            options += " -c default_transaction_read_only=on"
         kwargs = {
             "autocommit": True,
             "options": options,

@@ -81,3 +81,15 @@ def test_page_compression_prints_the_store_codec(corpus_root: Path) -> None:
     line = next(row for row in done.stdout.splitlines() if row.startswith("gzip-6"))
     kib, ratio = float(line.split()[1]), float(line.split()[2])
     assert "<- the store" in line and kib > 0 and ratio > 2
+
+
+@pytest.mark.slow
+def test_the_scaling_bench_runs_both_parts_and_states_every_figure_on_its_last_line() -> None:
+    cmd = [sys.executable, str(ROOT / "bench" / "distributed.py"), "--crawl-blogs", "6", "--crawl-articles", "2"]
+    cmd += ["--crawl-workers", "1,2", "--blogs", "2", "--articles", "4", "--workers", "1", "--repeat", "1"]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    last = out.stdout.strip().splitlines()[-1]
+    assert last.startswith("crawl workers: 12 pages, 1 worker(s) "), last
+    assert "2, one killed" in last and "pages lost 0, stored twice 0, not done 0, fetched twice 0" in last
+    assert "re-extraction on Dask: 16 pages" in last and "identical to single-process reextract: yes" in last

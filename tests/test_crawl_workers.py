@@ -66,10 +66,13 @@ def test_three_workers_divide_the_sites_and_fetch_every_article_once(
     assert rows(db, "SELECT COUNT(*) FROM site_leases WHERE owner IS NOT NULL") == [(0,)]  # all given back
     finished = rows(db, "SELECT reason, host, stats FROM runs")
     assert sorted(r[0] for r in finished) == ["finished"] * 3 and all(r[1] for r in finished)
-    # Each worker settles its own sites at the end of its run (their first batches are not full:
-    # provisional extraction), not every site of the store: each page once.
-    provisional = sum(json.loads(r[2]).get("blogs/extract/provisional_pages", 0) for r in finished)
+    # Each worker settles its own sites (their first batches are not full: provisional extraction),
+    # not every site of the store, and each site when it gives it back, while it crawls others
+    # (pipelines.extract.site_done), not again at the end of its run: each page once.
+    stats = [json.loads(r[2]) for r in finished]
+    provisional = sum(s.get("blogs/extract/provisional_pages", 0) for s in stats)
     assert provisional == len(articles), provisional
+    assert sum(s.get("blogs/extract/sites_settled_mid_run", 0) for s in stats) >= len(blogs) - 3, stats
 
 
 def test_a_killed_workers_sites_are_finished_by_another(

@@ -31,8 +31,8 @@ from twisted.python.failure import Failure
 from crawler.articlefetching import ArticleFetching
 from crawler.feedpolling import FeedPolling
 from crawler.feedsfile import FeedsFileError, load_feeds_file
-from crawler.items import PageItem
-from crawler.leasing import SiteLeases
+from crawler.items import CommentFeedItem, PageItem
+from crawler.leasing import SiteLeases, site_given_back
 from crawler.lock import RunLock, run_lock
 from crawler.outcome import store_failed, store_guard, summary_text
 from crawler.schedule import DEFAULT_REFETCH_AFTER, parse_durations
@@ -105,6 +105,7 @@ class BlogsSpider(FeedPolling, ArticleFetching):
         self.feeds_mtime: float | None = None
         self.inflight_feeds: set[str] = set()
         self.inflight_articles: set[str] = set()
+        self.inflight_comment_feeds: set[str] = set()  # articles whose first comment feed is in flight
         # A cron run handles each feed and article at most once, even if it falls due again.
         self.handled: set[str] = set()
         self.logged: dict[tuple[str, str], float] = {}
@@ -170,7 +171,9 @@ class BlogsSpider(FeedPolling, ArticleFetching):
             self.run_id = self.store.start_run(now=self.now(), feeds_file=str(self.feeds_path), watch=self.watch)
             # SQLite: one crawl at a time, it holds every site; PostgreSQL: workers divide them.
             limit = self.lease_sites if is_database_url(self.db_path) else 0
-            self.leases = SiteLeases(self.store, owner=worker_name(), lease=self.lease_seconds, limit=limit)
+            self.leases = SiteLeases(
+                self.store, owner=worker_name(), lease=self.lease_seconds, limit=limit, on_give_back=self._gave_back
+            )
             self.renewal = LoopingCall(self._renew_leases)
             self.renewal.start(self.lease_seconds / 3, now=False)
             if limit:  # a worker holding some sites: take the next as soon as one is done, not in waves
@@ -265,7 +268,10 @@ class BlogsSpider(FeedPolling, ArticleFetching):
         """Sites with a feed poll or a page fetch in flight (their leases are kept)."""
         assert self.store is not None
         feeds = {self.sources[url] for url in self.inflight_feeds if url in self.sources}
-        return feeds | self.store.article_sites(sorted(self.inflight_articles))
+        return feeds | self.store.article_sites(sorted(self.inflight_articles | self.inflight_comment_feeds))
+
+    def _gave_back(self, site: str) -> None:
+        self.crawler.signals.send_catch_log(site_given_back, site=site)
 
     def _take_more_sites(self) -> None:
         """Give back the sites that are done and claim others with work due, while the others are still
@@ -326,11 +332,15 @@ class BlogsSpider(FeedPolling, ArticleFetching):
     def _on_item_done(self, item: Any, *args: Any, **kwargs: Any) -> None:
         if isinstance(item, PageItem):
             self.inflight_articles.discard(item.article_url)
+        elif isinstance(item, CommentFeedItem):
+            self.inflight_comment_feeds.discard(item.article_url)
 
     def _on_request_dropped(self, request: Request, *args: Any, **kwargs: Any) -> None:
         # A request the scheduler refused never reaches a callback: forget it was in flight.
         art = request.meta.get("article")
-        if art:
+        if art and request.meta.get("first_comment_feed"):
+            self.inflight_comment_feeds.discard(art["url"])
+        elif art:
             self.inflight_articles.discard(art["url"])
         if request.meta.get("feed"):
             self.inflight_feeds.discard(request.meta["feed"])
