@@ -67,6 +67,9 @@ class Run:
     fetched_twice: int
     stored_twice: int
     not_terminal: int
+    posts_wrong: int  # articles stored without exactly one post (posts are keyed by URL: none twice)
+    comments_twice: int  # the same comment text stored twice under one article
+    comments: tuple[int, int]  # comments stored, comments the farm's pages showed (extraction's accuracy)
 
     @property
     def rate(self) -> float:
@@ -77,7 +80,14 @@ class Run:
         """Nothing lost, nothing stored twice, every article done; nothing fetched twice unless a worker
         was killed (its fetches in flight were never stored, so another worker fetches them again)."""
         killed = "killed" in self.label
-        return not (self.lost or self.stored_twice or self.not_terminal or (self.fetched_twice and not killed))
+        return not (
+            self.lost
+            or self.stored_twice
+            or self.not_terminal
+            or self.posts_wrong
+            or self.comments_twice
+            or (self.fetched_twice and not killed)
+        )
 
 
 def _count(url: str, sql: str) -> int:
@@ -134,6 +144,8 @@ def crawl(
     seconds = time.monotonic() - started
     machine = (_machine_busy() - busy_before) / seconds if seconds else 0.0
     articles = {r[0] for r in _rows(url, "SELECT DISTINCT article FROM snapshots")}
+    # Every comment a page showed when it was fetched, stored once (no re-fetch falls due in a run).
+    shown = sum(len(a.visible_comments(farm.clock.now())) for a in published)
     twice = [a.url for a in published if len(farm.requests_for(a.url)) > 1]
     for page in twice[:3]:  # what happened to them, for the reader of a failed check
         print(f"    fetched twice: {page}: {[(r.status, round(r.wall_time, 2)) for r in farm.requests_for(page)]}")
@@ -149,6 +161,9 @@ def crawl(
         fetched_twice=fetched_twice,
         stored_twice=_count(url, "SELECT COUNT(*) - COUNT(DISTINCT article) FROM snapshots"),
         not_terminal=_count(url, "SELECT COUNT(*) FROM articles WHERE state NOT IN ('active', 'done')"),
+        posts_wrong=len(articles) - _count(url, "SELECT COUNT(DISTINCT url) FROM posts"),
+        comments_twice=_count(url, "SELECT COUNT(*) - COUNT(DISTINCT (article, md5(text))) FROM comments"),
+        comments=(_count(url, "SELECT COUNT(*) FROM comments"), shown),
     )
 
 
@@ -218,13 +233,15 @@ def run_bench(
     base = runs[0].rate
     print(
         f"{'run':16} {'pages':>6} {'wall s':>7} {'pages/s':>8} {'ratio':>6} {'CPU s':>6} {'cores':>6} {'machine':>7}"
-        f" {'lost':>5} {'fetched 2x':>10} {'stored 2x':>9} {'not done':>8}"
+        f" {'lost':>5} {'fetched 2x':>10} {'stored 2x':>9} {'not done':>8} {'posts off':>9}"
+        f" {'comments 2x':>11} {'comments stored/shown':>21}"
     )
     for r in runs:
         print(
             f"{r.label:16} {r.pages:6d} {r.seconds:7.1f} {r.rate:8.1f} {r.rate / base if base else 0:6.2f}"
             f" {r.cpu:6.1f} {r.cpu / r.seconds if r.seconds else 0:6.2f} {r.machine:7.2f}"
-            f" {r.lost:5d} {r.fetched_twice:10d} {r.stored_twice:9d} {r.not_terminal:8d}"
+            f" {r.lost:5d} {r.fetched_twice:10d} {r.stored_twice:9d} {r.not_terminal:8d} {r.posts_wrong:9d}"
+            f" {r.comments_twice:11d} {f'{r.comments[0]}/{r.comments[1]}':>21}"
         )
     by_count = {r.workers: r.rate for r in runs if "killed" not in r.label}
     four = by_count.get(4, 0.0) / base if base else 0.0
@@ -240,6 +257,9 @@ def run_bench(
         f" pages lost {sum(r.lost for r in runs)}, stored twice {sum(r.stored_twice for r in runs)},"
         f" not done {sum(r.not_terminal for r in runs)}, fetched twice {sum(r.fetched_twice for r in plain)}"
         + (f" (after the kill: {refetched} in flight when it died, fetched again)" if kill else "")
+        + f", articles without exactly one post {sum(r.posts_wrong for r in runs)}, comments stored twice"
+        f" {sum(r.comments_twice for r in runs)} (stored / shown by the farm:"
+        f" {', '.join(f'{r.comments[0]}/{r.comments[1]}' for r in runs)})"
     )
     return CrawlBench(runs, summary, met)
 

@@ -92,4 +92,5 @@ def test_the_scaling_bench_runs_both_parts_and_states_every_figure_on_its_last_l
     last = out.stdout.strip().splitlines()[-1]
     assert last.startswith("crawl workers: 12 pages, 1 worker(s) "), last
     assert "2, one killed" in last and "pages lost 0, stored twice 0, not done 0, fetched twice 0" in last
+    assert "articles without exactly one post 0, comments stored twice 0" in last
     assert "re-extraction on Dask: 16 pages" in last and "identical to single-process reextract: yes" in last

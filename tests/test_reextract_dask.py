@@ -183,7 +183,16 @@ def test_bad_addresses_are_refused() -> None:
 
 
 def test_the_bench_runs_reduced() -> None:
-    cmd = [sys.executable, str(PROJECT / "bench" / "distributed.py"), "--blogs", "3", "--articles", "6"]
+    cmd = [
+        sys.executable,
+        str(PROJECT / "bench" / "distributed.py"),
+        "--parts",
+        "dask",
+        "--blogs",
+        "3",
+        "--articles",
+        "6",
+    ]
     done = subprocess.run([*cmd, "--workers", "1,2", "--repeat", "1"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     last = done.stdout.strip().splitlines()[-1]
