@@ -68,6 +68,7 @@ class Run:
     stored_twice: int
     not_terminal: int
     posts_wrong: int  # articles stored without exactly one post (posts are keyed by URL: none twice)
+    next_run: int  # after a kill: pages left to the next (cron) run, which fetched them
     comments_twice: int  # the same comment text stored twice under one article
     comments: tuple[int, int]  # comments stored, comments the farm's pages showed (extraction's accuracy)
 
@@ -141,6 +142,16 @@ def crawl(
                 cpu += usage.ru_utime + usage.ru_stime
                 del pending[pid]
         time.sleep(0.2)
+    next_run = 0
+    left = len(published) - _count(url, "SELECT COUNT(DISTINCT article) FROM snapshots")
+    if kill_at is not None and left:
+        # The others had finished their own sites before the dead worker's were free: as with
+        # cron, the next run takes them over (its leases are free at once: its process is gone).
+        log = open(log_dir / f"{label}-next.log", "wb")  # noqa: SIM115 -- the child writes it
+        follow = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log, env=env, check=False)
+        log.close()
+        next_run = _count(url, "SELECT COUNT(DISTINCT article) FROM snapshots") - (len(published) - left)
+        print(f"    the next run (exit {follow.returncode}) fetched the {next_run} pages left", flush=True)
     seconds = time.monotonic() - started
     machine = (_machine_busy() - busy_before) / seconds if seconds else 0.0
     articles = {r[0] for r in _rows(url, "SELECT DISTINCT article FROM snapshots")}
@@ -162,6 +173,7 @@ def crawl(
         stored_twice=_count(url, "SELECT COUNT(*) - COUNT(DISTINCT article) FROM snapshots"),
         not_terminal=_count(url, "SELECT COUNT(*) FROM articles WHERE state NOT IN ('active', 'done')"),
         posts_wrong=len(articles) - _count(url, "SELECT COUNT(DISTINCT url) FROM posts"),
+        next_run=next_run,
         comments_twice=_count(url, "SELECT COUNT(*) - COUNT(DISTINCT (article, md5(text))) FROM comments"),
         comments=(_count(url, "SELECT COUNT(*) FROM comments"), shown),
     )
@@ -256,7 +268,12 @@ def run_bench(
         f"crawl workers: {blogs_count * articles} pages, {figures}; 4/1 = {four:.2f} (target >= {TARGET_4});"
         f" pages lost {sum(r.lost for r in runs)}, stored twice {sum(r.stored_twice for r in runs)},"
         f" not done {sum(r.not_terminal for r in runs)}, fetched twice {sum(r.fetched_twice for r in plain)}"
-        + (f" (after the kill: {refetched} in flight when it died, fetched again)" if kill else "")
+        + (
+            f" (after the kill: {refetched} in flight when it died, fetched again;"
+            f" {sum(r.next_run for r in runs)} left to the next run)"
+            if kill
+            else ""
+        )
         + f", articles without exactly one post {sum(r.posts_wrong for r in runs)}, comments stored twice"
         f" {sum(r.comments_twice for r in runs)} (stored / shown by the farm:"
         f" {', '.join(f'{r.comments[0]}/{r.comments[1]}' for r in runs)})"

@@ -19,7 +19,9 @@ times; each failure is logged and counted (`blogs/extract/job_errors`, `job_retr
 `job_gave_up`), a comment feed's also in its `comment_feed_fetches` row. `close_spider` waits
 for every job, re-extracts with the newest profile the pages an older version extracted in
 this run (which version a page got depended on timing), then compares comments with comment
-feeds per site and warns where the agreement fell. A run killed meanwhile loses nothing:
+feeds per site and warns where the agreement fell; a site the crawl gives back earlier (nothing
+due, nothing in flight: crawler.leasing) is settled then (`site_done`), so that extraction runs
+beside the crawl, and the end skips it. A run killed meanwhile loses nothing:
 `open_spider` processes stored comment feeds not processed yet, batches stored pages that were
 not batched, re-runs full batches and extracts pending pages.
 
