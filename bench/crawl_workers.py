@@ -34,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,6 +45,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from farm import BlogFarm, FarmSite  # noqa: E402
+from farm.log import normalize_path  # noqa: E402
 from farm.postgres import PostgresServer  # noqa: E402
 
 TARGET_4 = 3.0  # 4 workers / 1 worker, pages/s
@@ -157,7 +159,8 @@ def crawl(
     articles = {r[0] for r in _rows(url, "SELECT DISTINCT article FROM snapshots")}
     # Every comment a page showed when it was fetched, stored once (no re-fetch falls due in a run).
     shown = sum(len(a.visible_comments(farm.clock.now())) for a in published)
-    twice = [a.url for a in published if len(farm.requests_for(a.url)) > 1]
+    fetches = Counter((r.site, r.path_only) for r in farm.requests)  # one pass over the farm's log
+    twice = [a.url for a in published if fetches[farm.site_for(a.url).name, normalize_path(a.url)] > 1]
     for page in twice[:3]:  # what happened to them, for the reader of a failed check
         print(f"    fetched twice: {page}: {[(r.status, round(r.wall_time, 2)) for r in farm.requests_for(page)]}")
     fetched_twice = len(twice)

@@ -62,6 +62,7 @@ class BlogFarm:
         self.corpus_root = Path(corpus_root) if corpus_root is not None else DEFAULT_CORPUS_ROOT
         self.clock = clock if clock is not None else Clock()
         self.sites: dict[str, FarmSite] = {}
+        self._by_origin: dict[str, FarmSite] = {}  # "http://host:port" -> its site (site_for)
         self._servers: dict[str, SiteServer] = {}
         self._selector: selectors.BaseSelector | None = None
         self._acceptor: threading.Thread | None = None
@@ -81,6 +82,7 @@ class BlogFarm:
             return self
         with self._lock:
             self.sites.clear()
+            self._by_origin.clear()
             self._backends.clear()
             self._custom.clear()
         self._rules.remove(None, None)
@@ -144,6 +146,7 @@ class BlogFarm:
         assert self._selector is not None
         with self._lock:
             self.sites[site.name] = site
+            self._by_origin[site.origin] = site
             self._backends[site.name] = backend
             self._servers[site.name] = server
         self._selector.register(server.socket, selectors.EVENT_READ, server)
@@ -262,14 +265,13 @@ class BlogFarm:
             self._custom.pop((self._site_name(site), normalize_path(path)), None)
 
     def site_for(self, url: str) -> FarmSite:
-        """The site that serves `url` (matched by host and port: blogs on loopback addresses of
-        their own may share a port number)."""
+        """The site that serves `url` (by host and port: blogs on loopback addresses of their own
+        may share a port number)."""
         parts = urlsplit(url)
-        for site in list(self.sites.values()):
-            origin = urlsplit(site.origin)
-            if site.port == parts.port and origin.hostname == parts.hostname:
-                return site
-        raise KeyError(f"no farm site serves {url}")
+        site = self._by_origin.get(f"{parts.scheme}://{parts.hostname}:{parts.port}")
+        if site is None:
+            raise KeyError(f"no farm site serves {url}")
+        return site
 
     def feed_lines(self) -> list[str]:
         """All sites as feeds.txt lines."""

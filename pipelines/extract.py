@@ -171,7 +171,7 @@ class ExtractPipeline:
         self.batch_site: dict[int, str] = {}
         self.run_snapshots_after = 0  # snapshots above this id were stored by this run
         self.run_sites: set[str] = set()  # sites this run stored pages of
-        self.settled: dict[str, set[int]] = {}  # site -> its snapshots settled when it was given back
+        self.settled: dict[str, int] = {}  # site -> its newest snapshot settled when it was given back
         self.settle_after_batches: set[str] = set()  # sites given back while a batch of theirs ran
         # A PostgreSQL store may have other crawler workers: the end-of-run sweep keeps to this run's
         # sites (the others are theirs); on SQLite this run is the only crawl and sweeps every site.
@@ -265,11 +265,11 @@ class ExtractPipeline:
         for site, snapshot in rows:
             by_site.setdefault(site, []).append(int(snapshot))
         for site, ids in by_site.items():
-            if not set(ids) <= self.settled.get(site, set()):
+            if max(ids) > self.settled.get(site, 0):  # new pages since (older ones cannot turn unsettled)
                 self._settle_site(site, ids)
 
     def _settle_site(self, site: str, ids: list[int]) -> None:
-        self.settled[site] = set(ids)
+        self.settled[site] = max(ids)
         if site in self.profiled:
             self._submit(jobs.run_pages, site, ids)
         else:  # no full batch yet: what its pages say so far
