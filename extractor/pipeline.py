@@ -10,9 +10,10 @@
 from __future__ import annotations
 
 import gc
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from .blocks import Block, _cpasses, parse_blocks  # type: ignore[attr-defined]
@@ -61,6 +62,8 @@ class Page:
     body: bytes
     headers: Mapping[str, object] | None = None
     feed_comments: Sequence[str] = ()
+    # the encoding guessed for the site's other pages, for a page that declares none (decode.py)
+    encoding_hint: str | None = None
 
 
 @dataclass(slots=True)
@@ -94,6 +97,8 @@ class PageExtraction:
     encoding: str | None = None
     error: str | None = None
     warnings: list[str] = field(default_factory=list)
+    # "declared" (BOM, header, <meta>) or "guessed" (decode.py), beside ``encoding``
+    encoding_source: str | None = None
     # With a site profile: share of this page's blocks matching the profile's boilerplate.
     template_match: float | None = None
     # Individual comments (records.py); ``comments`` holds their texts when they were found.
@@ -132,6 +137,7 @@ class ParsedPage:
     error: str | None = None
     warnings: list[str] = field(default_factory=list)
     feed_comments: Sequence[str] = ()
+    encoding_source: str | None = None
 
 
 def read_page(page: Page, options: Options = DEFAULT, cache: ReadCache | None = None) -> ParsedPage:
@@ -148,16 +154,17 @@ def read_page(page: Page, options: Options = DEFAULT, cache: ReadCache | None = 
         body = body[:MAX_PAGE_BYTES]
     if not body or body.isspace():
         return ParsedPage(page.url, [], [], error="empty page")
-    decoded = decode_html(body, page.headers)
+    decoded = decode_html(body, page.headers, page.encoding_hint)
+    source = decoded.encoding_source
     if _looks_binary(decoded.text):
-        return ParsedPage(page.url, [], [], decoded.encoding, error="not HTML: binary content")
+        return ParsedPage(page.url, [], [], decoded.encoding, "not HTML: binary content", encoding_source=source)
     if cache is None:
         cache = {}
     blocks = parse_blocks(decoded.text, cache, decoded.utf8)
     if not blocks:
-        return ParsedPage(page.url, [], [], decoded.encoding, error="no parseable HTML")
+        return ParsedPage(page.url, [], [], decoded.encoding, "no parseable HTML", encoding_source=source)
     vectors = block_vectors(blocks, options, cache)
-    return ParsedPage(page.url, blocks, vectors, decoded.encoding, warnings=warnings, feed_comments=page.feed_comments)
+    return ParsedPage(page.url, blocks, vectors, decoded.encoding, None, warnings, page.feed_comments, source)
 
 
 def _looks_binary(text: str) -> bool:
@@ -213,9 +220,21 @@ def _extract_site(pages: Sequence[Page], options: Options, known_comment_ids: It
 
 
 def read_set(pages: Sequence[Page], options: Options) -> list[ParsedPage]:
-    """Steps 1-3 for every page of a set, its pages sharing one read cache (``read_page``)."""
+    """Steps 1-3 for every page of a set, its pages sharing one read cache (``read_page``); pages
+    whose encoding was guessed are read in one encoding, the site's (``site_encoding``)."""
     cache: ReadCache = {}
-    return [read_page(p, options, cache) for p in pages]
+    parsed = [read_page(p, options, cache) for p in pages]
+    site = site_encoding(parsed)
+    for i, (page, read) in enumerate(zip(pages, parsed, strict=True)):
+        if site is not None and read.encoding_source == "guessed" and read.encoding not in (site, "utf-8"):
+            parsed[i] = read_page(replace(page, encoding_hint=site), options, cache)
+    return parsed
+
+
+def site_encoding(parsed: Sequence[ParsedPage]) -> str | None:
+    """The legacy encoding most of a set's undeclared pages were guessed in (one site, one encoding)."""
+    guessed = Counter(p.encoding for p in parsed if p.encoding_source == "guessed" and p.encoding != "utf-8")
+    return guessed.most_common(1)[0][0] if guessed else None
 
 
 def set_outputs(parsed: Sequence[ParsedPage], roles: SiteRoles, options: Options) -> list[PageExtraction]:
@@ -237,7 +256,11 @@ def set_outputs(parsed: Sequence[ParsedPage], roles: SiteRoles, options: Options
     ok = 0
     for p in parsed:
         if p.error is not None:
-            out.append(PageExtraction(p.url, encoding=p.encoding, error=p.error, warnings=p.warnings))
+            out.append(
+                PageExtraction(
+                    p.url, encoding=p.encoding, error=p.error, warnings=p.warnings, encoding_source=p.encoding_source
+                )
+            )
             continue
         page_records = records[ok] if records is not None else None
         if singles is not None:
@@ -336,6 +359,7 @@ def page_output(
         blocks=results,
         encoding=page.encoding,
         warnings=[*page.warnings, *warnings],
+        encoding_source=page.encoding_source,
     )
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from .blocks import Block
 from .evidence import PROFILE, confidence
@@ -40,6 +40,7 @@ from .pipeline import (
     read_page,
     read_set,
     set_outputs,
+    site_encoding,
 )
 from .records import CommentLayout, CommentRecord, learn_layout, single_unit_records, split_comments
 from .robust import METADATA_MAX_CHARS, page_rules
@@ -79,6 +80,9 @@ class SiteProfile:
     main_id: str | None = None
     # The set had no comment-free page: how its comments were found, replayed on each new page.
     fallback: Fallback | None = None
+    # The legacy encoding the set's undeclared pages were read in: a new undeclared page of the
+    # site is read in it when it fits (one site, one encoding; pipeline.site_encoding).
+    encoding: str | None = None
     _index: FingerprintIndex | None = field(default=None, repr=False, compare=False)
     # What the pages this profile extracts share while being read (pipeline.read_page): a site's
     # layout wrappers, menus and sidebars repeat from page to page (cleared past
@@ -100,9 +104,17 @@ class SiteProfile:
     def _extract(self, page: Page) -> PageExtraction:
         if len(self._read_cache) > _READ_CACHE_LIMIT:
             self._read_cache.clear()
+        if self.encoding is not None and page.encoding_hint is None:
+            page = replace(page, encoding_hint=self.encoding)
         parsed = read_page(page, self.options, self._read_cache)
         if parsed.error is not None:
-            return PageExtraction(parsed.url, encoding=parsed.encoding, error=parsed.error, warnings=parsed.warnings)
+            return PageExtraction(
+                parsed.url,
+                encoding=parsed.encoding,
+                error=parsed.error,
+                warnings=parsed.warnings,
+                encoding_source=parsed.encoding_source,
+            )
         decided = self.roles(parsed)
         roles, evidence = decided.roles, None
         if self.options.comment_evidence:
@@ -203,6 +215,7 @@ class SiteProfile:
                 "comments": self.comments.to_json() if self.comments is not None else None,
                 "main_id": self.main_id,
                 "fallback": _fallback_json(self.fallback),
+                "encoding": self.encoding,
             },
             ensure_ascii=False,
         )
@@ -225,6 +238,7 @@ class SiteProfile:
             comments=CommentLayout.from_json(data["comments"]) if data.get("comments") else None,
             main_id=data.get("main_id"),
             fallback=_fallback_from_json(data.get("fallback")),
+            encoding=data.get("encoding"),
         )
 
 
@@ -258,7 +272,7 @@ def learn_profile(
     when no page of the set is comment-free; the profile replays what they found.
     """
     with collector_paused():
-        parsed = [p for p in (read_page(page, options) for page in pages) if p.error is None]
+        parsed = [p for p in read_set(pages, options) if p.error is None]
         return profile_from_parsed(parsed, options, frozenset(known_comment_ids))
 
 
@@ -304,4 +318,5 @@ def profile_from_roles(parsed: Sequence[ParsedPage], site: SiteRoles, options: O
         main_id=site.main_id,
         fallback=site.fallback,
         comments=learn_layout([p.blocks for p in parsed], site.roles) if options.comment_records else None,
+        encoding=site_encoding(parsed),
     )

@@ -90,6 +90,8 @@ class BlogOptions:
     seed: int = 1
     feed_items: int | None = None  # None: the feed lists every published article
     title: str | None = None
+    # False: pages name no charset (no header parameter, no <meta>), as old sites do; feeds still do
+    declare_charset: bool = True
 
 
 def charset_label(encoding: str) -> tuple[str, str]:
@@ -218,7 +220,7 @@ class GeneratedBlog:
 
     def _page(self, html: str, shown: list[GeneratedArticle], now: float) -> Response:
         body = html.encode(self.codec, errors="xmlcharrefreplace")
-        content_type = f"text/html; charset={self.charset}"
+        content_type = f"text/html; charset={self.charset}" if self.options.declare_charset else "text/html"
         return Response(200, body, content_type=content_type, last_modified=self.last_change(now, shown))
 
     def _feed_response(self, xml: str, kind: str, changed: float) -> Response:

@@ -76,12 +76,15 @@ def _body_html(article: GeneratedArticle) -> str:
 
 def _head(blog: GeneratedBlog, page_title: str, extra: str = "") -> str:
     lang = "ja" if blog.lang == "ja" else "en-US"
+    charset = (
+        f'<meta charset="{blog.charset}">\n<meta http-equiv="Content-Type" content="text/html; charset={blog.charset}">\n'
+        if blog.options.declare_charset
+        else ""
+    )
     return f"""<!DOCTYPE html>
 <html lang="{lang}">
 <head>
-<meta charset="{blog.charset}">
-<meta http-equiv="Content-Type" content="text/html; charset={blog.charset}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
+{charset}<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{escape(page_title)}</title>
 <link rel="alternate" type="application/rss+xml" title="{escape(blog.title)} &raquo; Feed" href="{blog.origin}/feed/">
 <link rel="alternate" type="application/rss+xml" title="{escape(blog.title)} &raquo; Comments Feed" href="{blog.origin}/comments/feed/">

@@ -200,6 +200,7 @@ class BlogFarm:
         title: str | None = None,
         port: int = 0,
         host: str = HOST,
+        declare_charset: bool = True,
     ) -> FarmSite:
         """A blog whose i-th article is published at `start + i * interval` (farm clock).
 
@@ -223,6 +224,7 @@ class BlogFarm:
             seed=seed,
             feed_items=feed_items,
             title=title,
+            declare_charset=declare_charset,
         )
         server, origin = self._listen(name, port, host)
         try:

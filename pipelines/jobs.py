@@ -132,6 +132,7 @@ def extraction_row(
         json.dumps(ext.warnings, ensure_ascii=False),
         ext.method,
         ext.confidence,
+        ext.encoding_source,
     ]
 
 

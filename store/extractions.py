@@ -29,6 +29,7 @@ EXTRACTION_COLUMNS = (
     "warnings",
     "decided_by",
     "confidence",
+    "encoding_source",
 )
 # A batch extraction always wins; a profile extraction only over an older profile's.
 _UPSERT = (

@@ -201,6 +201,7 @@ TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, s
             "comments": str,  # JSON list of comment records, each with its fingerprint
             "comment_count": int,
             "encoding": str,
+            "encoding_source": str,  # declared (BOM, HTTP header, <meta>) | guessed (extractor.decode)
             "error": str,
             "warnings": str,  # JSON list
             "decided_by": str,  # set | profile | every-page-has-comments fallback | single page
