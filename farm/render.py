@@ -76,11 +76,12 @@ def _body_html(article: GeneratedArticle) -> str:
 
 def _head(blog: GeneratedBlog, page_title: str, extra: str = "") -> str:
     lang = "ja" if blog.lang == "ja" else "en-US"
-    charset = (
-        f'<meta charset="{blog.charset}">\n<meta http-equiv="Content-Type" content="text/html; charset={blog.charset}">\n'
-        if blog.options.declare_charset
-        else ""
-    )
+    charset = ""
+    if blog.options.declare_charset:
+        charset = (
+            f'<meta charset="{blog.charset}">\n'
+            f'<meta http-equiv="Content-Type" content="text/html; charset={blog.charset}">\n'
+        )
     return f"""<!DOCTYPE html>
 <html lang="{lang}">
 <head>
