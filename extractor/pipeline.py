@@ -99,6 +99,9 @@ class PageExtraction:
     warnings: list[str] = field(default_factory=list)
     # "declared" (BOM, header, <meta>) or "guessed" (decode.py), beside ``encoding``
     encoding_source: str | None = None
+    # The comment section as a reader sees it: every comment unit's text, author and date lines
+    # included, in page order (``comment_records`` keep those apart from the comment's words).
+    comment_section: str = ""
     # With a site profile: share of this page's blocks matching the profile's boilerplate.
     template_match: float | None = None
     # Individual comments (records.py); ``comments`` holds their texts when they were found.
@@ -349,8 +352,10 @@ def page_output(
                 post_lines.append(b.text)
             elif role == COMMENT:
                 comments.append(b.text)
+    section = "\n".join(comments)
     if records is not None:
         comments = [r.text for r in records if r.text]
+        section = comment_section(page.blocks, roles, records) or "\n".join(comments)
     return PageExtraction(
         page.url,
         post="\n".join(post_lines),
@@ -360,7 +365,28 @@ def page_output(
         encoding=page.encoding,
         warnings=[*page.warnings, *warnings],
         encoding_source=page.encoding_source,
+        comment_section=section,
     )
+
+
+def comment_section(blocks: Sequence[Block], roles: Sequence[str], records: Sequence[CommentRecord]) -> str:
+    """The text of every comment block and every block inside a comment record's unit (its author,
+    date and reply lines too), each block once, in page order; post blocks never."""
+    roots = {r.xpath for r in records if r.xpath}
+    lines = []
+    for block, role in zip(blocks, roles, strict=True):
+        if block.text and (role == COMMENT or (role != POST and _under(block.xpath, roots))):
+            lines.append(block.text)
+    return "\n".join(lines)
+
+
+def _under(xpath: str, roots: set[str]) -> bool:
+    """``xpath`` is one of ``roots`` or inside one."""
+    while xpath:
+        if xpath in roots:
+            return True
+        xpath = xpath.rpartition("/")[0]
+    return False
 
 
 __all__ = [

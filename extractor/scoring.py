@@ -129,6 +129,9 @@ def score_page(truth: Mapping[str, object], pred: Mapping[str, object] | None, s
         raw = pred.get("comments")
         items = [raw] if isinstance(raw, str) else _list(raw)
         pred_comments = [_text(c) for c in items]
+        section = pred.get("comment_section")
+        if not split and isinstance(section, str):  # unsplit gold: the section as shown (README step 2)
+            pred_comments = [section]
     unlabeled = bool(truth.get("comments_unlabeled"))
     if unlabeled:
         pred_comments = []

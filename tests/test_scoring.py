@@ -99,6 +99,12 @@ PREDS = {
     "empty": {"post": "", "comments": []},
     "missing": None,
     "extra": {"post": "Hello hello world world", "comments": ["spam", "Thanks!", "ham"]},
+    # unsplit gold is scored on the section as shown; split gold always on the comments
+    "section": {
+        "post": "Hello, world!",
+        "comments": ["Thanks!", "You're welcome."],
+        "comment_section": "Jane says:\nThanks!\nMarch 2, 2012 at 9:14 am\nYou're welcome. Thanks!",
+    },
 }
 TRUTHS = {
     "with-comments": TRUTH,
