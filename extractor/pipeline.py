@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from os.path import commonpath
 from typing import TYPE_CHECKING, Any
 
 from .blocks import Block, _cpasses, parse_blocks  # type: ignore[attr-defined]
@@ -373,9 +374,13 @@ def comment_section(blocks: Sequence[Block], roles: Sequence[str], records: Sequ
     """The text of every comment block and every block inside a comment record's unit (its author,
     date and reply lines too), each block once, in page order; post blocks never."""
     roots = {r.xpath for r in records if r.xpath}
+    # every unit sits under the roots' common ancestor: most blocks fail this test at once
+    ancestor = commonpath(roots) if roots else "\0"
     lines = []
     for block, role in zip(blocks, roles, strict=True):
-        if block.text and (role == COMMENT or (role != POST and _under(block.xpath, roots))):
+        if not block.text or role == POST:
+            continue
+        if role == COMMENT or (block.xpath.startswith(ancestor) and _under(block.xpath, roots)):
             lines.append(block.text)
     return "\n".join(lines)
 
