@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from extractor import Page, PageExtraction, SiteProfile, extract_and_learn, learn_profile
+from extractor.commentsystems import detect_comment_system
 from pipelines.commentfeeds import process_comment_feed
 from store import StoreBackend, open_store
 from store.clock import to_iso
@@ -132,6 +133,8 @@ def extraction_row(
         json.dumps(ext.warnings, ensure_ascii=False),
         ext.method,
         ext.confidence,
+        # where the page's comments live: comments extracted from a page whose comments load by script are not kept
+        detect_comment_system(gunzip_body(snap["body"]), snap["url"] or snap["article"]).name,
     ]
 
 

@@ -29,6 +29,7 @@ EXTRACTION_COLUMNS = (
     "warnings",
     "decided_by",
     "confidence",
+    "comment_system",
 )
 # A batch extraction always wins; a profile extraction only over an older profile's.
 _UPSERT = (
