@@ -16,9 +16,10 @@ from typing import Any
 
 from extractor.records import CommentRecord
 from pipelines.commentfeeds import _html_text
+from store import StoreBackend
 from store.clock import to_iso
 from store.comments import comment_dicts, refresh_article
-from store.commentsystems import api_read_responses, mark_api_read_processed
+from store.commentsystems import api_read_responses, mark_api_read_processed, unprocessed_api_reads
 from store.sql import Database
 
 ISSO_DELETED = 4  # Isso keeps a deleted comment that has replies, emptied, with this mode
@@ -83,3 +84,13 @@ def process_api_read(db: Database, read_id: int, now: float) -> int | None:
     mark_api_read_processed(db, read_id, comments, now)
     refresh_article(db, row["article"])
     return len(comments)
+
+
+def process_left_reads(store: StoreBackend, now: float) -> int:
+    """Parse the reads a killed run stored but did not parse (each in its own transaction); returns how many."""
+    with store.transaction() as db:
+        left = unprocessed_api_reads(db)
+    for read_id in left:
+        with store.transaction() as db:
+            process_api_read(db, read_id, now)
+    return len(left)

@@ -34,7 +34,7 @@ from twisted.python.threadpool import ThreadPool
 from crawler.items import CommentApiItem, CommentFeedItem, PageItem
 from crawler.outcome import report_store_fault
 from crawler.schedule import DEFAULT_REFETCH_AFTER, parse_durations
-from pipelines.commentapi import process_api_read
+from pipelines.commentapi import process_api_read, process_left_reads
 from store import StoreBackend, open_store, store_location
 from store.commentfeeds import save_comment_feed
 from store.commentsystems import save_api_read
@@ -89,14 +89,23 @@ class PersistPagePipeline:
     def open_spider(self) -> None:
         if not self.background:
             self.store = open_store(self.db_path)
+            self._parse_left_reads()
             return
         from twisted.internet import reactor
 
         # One thread: writes are serialized in arrival order and the connection never changes thread.
         self.pool = ThreadPool(minthreads=1, maxthreads=1, name="store-writer")
         self.pool.start()
+        self.pool.callInThread(self._parse_left_reads)  # first on the writer thread, before any item
         # A crawl that ends without close_spider (a crash) must not hang on the pool's non-daemon thread.
         reactor.addSystemEventTrigger("during", "shutdown", _stop, self.pool)  # type: ignore[attr-defined,arg-type]
+
+    def _parse_left_reads(self) -> None:
+        """Comment threads a killed run committed raw but did not parse (pipelines.commentapi)."""
+        try:
+            process_left_reads(self._writer_store(), time.time())
+        except STORE_ERRORS as exc:  # the next run tries again; pages are stored meanwhile
+            logger.error("Could not parse the comment threads left by an earlier run: %s", exc)
 
     async def _close_background(self, pool: ThreadPool) -> None:
         try:

@@ -193,11 +193,13 @@ def article_site(db: Database, article: str) -> str:
 def newest_pages(db: Database, site: str, limit: int) -> list[dict[str, Any]]:
     """The newest snapshot of each of the site's articles, newest first, with the stored extraction.
 
-    Columns: id, url, headers, body (gzip), title, stored (extractions.comments), stored_error.
+    Columns: id, url, headers, body (gzip), title, stored (extractions.comments), stored_error,
+    comment_system, comments_state (the article's).
     """
     return list(
         db.query(
-            "SELECT s.id, s.url, s.headers, s.body, a.title, x.comments AS stored, x.error AS stored_error"
+            "SELECT s.id, s.url, s.headers, s.body, a.title, x.comments AS stored, x.error AS stored_error,"
+            " a.comment_system, a.comments_state"
             " FROM snapshots s JOIN ("
             "  SELECT article, MAX(fetched_at) AS newest FROM snapshots WHERE site = ? GROUP BY article"
             ") n ON n.article = s.article AND n.newest = s.fetched_at"
