@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import parse_qs, urljoin, urlsplit
 
 import lxml.html
@@ -58,13 +58,16 @@ class CommentSystem:
     """The comment system of a page: `name` is `html`, a family of FAMILIES, or `unknown-script`.
 
     `server`: base URL of the comment server (no trailing slash); `thread`: the id or path the
-    server keys the page's thread by; `site_id`: shortname, site or app id, or repository.
+    server keys the page's thread by; `site_id`: shortname, site or app id, or repository;
+    `container`: id of the element the script fills (None: an iframe or shadow DOM holds the thread).
     """
 
     name: str
     server: str | None = None
     thread: str | None = None
     site_id: str | None = None
+    # id of the element the script fills with the thread, where the page has one (pipelines.render)
+    container: str | None = field(default=None, compare=False, repr=False)
 
     @property
     def loads_by_script(self) -> bool:
@@ -127,7 +130,8 @@ def _disqus(m: _Markup) -> CommentSystem | None:
     if holder is not None and not _is_empty(holder):
         return CommentSystem(HTML)  # the plugin rendered the thread into the page (its SEO fallback)
     identifier = m.js("this.page.identifier") or m.js("disqus_identifier")
-    return CommentSystem("disqus", "https://disqus.com", identifier or m.js("this.page.url") or m.url, shortname)
+    thread = identifier or m.js("this.page.url") or m.url
+    return CommentSystem("disqus", "https://disqus.com", thread, shortname, container="disqus_thread")
 
 
 def _giscus(m: _Markup) -> CommentSystem | None:
@@ -164,7 +168,7 @@ def _isso(m: _Markup) -> CommentSystem | None:
     if not server:  # documented default: the script's own location, less /js/embed.min.js
         server = re.sub(r"/js/embed(\.min|\.dev)?\.js.*$", "", script.get("src") or "")
     thread = (holder.get("data-isso-id") if holder is not None else None) or m.path()
-    return CommentSystem("isso", _absolute(m.url, server or "/"), thread)
+    return CommentSystem("isso", _absolute(m.url, server or "/"), thread, container="isso-thread")
 
 
 def _remark42(m: _Markup) -> CommentSystem | None:
@@ -174,7 +178,8 @@ def _remark42(m: _Markup) -> CommentSystem | None:
     script = m.script_src(r"/web/embed\.js")
     if not host and script is not None:
         host = _origin(urljoin(m.url, script.get("src") or ""))
-    return CommentSystem("remark42", _absolute(m.url, host), m.js("url") or m.url, m.js("site_id") or "remark")
+    site_id = m.js("site_id") or "remark"
+    return CommentSystem("remark42", _absolute(m.url, host), m.js("url") or m.url, site_id, container="remark42")
 
 
 def _commento(m: _Markup) -> CommentSystem | None:
@@ -183,7 +188,8 @@ def _commento(m: _Markup) -> CommentSystem | None:
         return None
     holder = m.by_id.get("commento")
     page_id = script.get("data-page-id") or (holder.get("data-page-id") if holder is not None else None)
-    return CommentSystem("commento", _origin(urljoin(m.url, script.get("src") or "")), page_id or m.path())
+    server = _origin(urljoin(m.url, script.get("src") or ""))
+    return CommentSystem("commento", server, page_id or m.path(), container="commento")
 
 
 def _cusdis(m: _Markup) -> CommentSystem | None:
@@ -192,7 +198,7 @@ def _cusdis(m: _Markup) -> CommentSystem | None:
         return None
     host = holder.get("data-host") or "https://cusdis.com"
     page = holder.get("data-page-id") or m.path()
-    return CommentSystem("cusdis", _absolute(m.url, host), page, holder.get("data-app-id"))
+    return CommentSystem("cusdis", _absolute(m.url, host), page, holder.get("data-app-id"), container="cusdis_thread")
 
 
 def _hyvor(m: _Markup) -> CommentSystem | None:
@@ -302,9 +308,9 @@ def _unknown_script(m: _Markup) -> CommentSystem | None:
             continue  # an empty reply form is not an empty thread
         own_id = element.get("id")
         if own_id and re.search(rf"""['"#]{re.escape(own_id)}['"]""", inline):
-            return CommentSystem(UNKNOWN, None, m.path())
+            return CommentSystem(UNKNOWN, None, m.path(), container=own_id)
         if loaders:
-            return CommentSystem(UNKNOWN, _origin(urljoin(m.url, loaders[0])), m.path())
+            return CommentSystem(UNKNOWN, _origin(urljoin(m.url, loaders[0])), m.path(), container=own_id)
     return None
 
 

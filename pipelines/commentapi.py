@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from extractor.records import CommentRecord
+from extractor.rendered import rendered_comments
 from pipelines.commentfeeds import _html_text
 from store import StoreBackend
 from store.clock import to_iso
@@ -70,7 +71,15 @@ def isso_comments(responses: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return comment_dicts(records)
 
 
-PARSERS = {"isso": isso_comments}
+def rendered_records(responses: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The comment records of a rendered page (pipelines.render): the comments in its thread's container."""
+    if not responses or not responses[-1].get("body"):
+        return []
+    last = responses[-1]
+    return comment_dicts(rendered_comments(str(last["body"]).encode("utf-8"), last.get("url"), str(last["container"])))
+
+
+PARSERS = {"isso": isso_comments, "rendered": rendered_records}
 
 
 def process_api_read(db: Database, read_id: int, now: float) -> int | None:

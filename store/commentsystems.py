@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from extractor.commentsystems import HTML, IN_HTML
+from extractor.commentsystems import HTML, IN_HTML, UNKNOWN
 from store.clock import to_iso
 from store.sql import Database
 
@@ -123,7 +123,8 @@ def thread_reads(db: Database, article: str, pages: Sequence[tuple[str, int]]) -
     for row in rows:
         before = [snap for at, snap in pages if at <= row["fetched_at"]]
         snapshot = before[-1] if before else (pages[0][1] if pages else 0)
-        comments = [{**c, "source": f"api:{row['system']}"} for c in json.loads(row["comments"] or "[]")]
+        source = "rendered" if row["system"] == "rendered" else f"api:{row['system']}"
+        comments = [{**c, "source": source} for c in json.loads(row["comments"] or "[]")]
         out.append(
             ThreadRead(row["system"], row["fetched_at"], snapshot, bool(row["complete"]), row["error"], comments)
         )
@@ -152,7 +153,8 @@ def article_system(latest_extracted_system: str | None, reads: Sequence[ThreadRe
     came from (a page not extracted yet), else html (pages extracted before detection existed)."""
     if latest_extracted_system and (loads_by_script(latest_extracted_system) or not reads):
         return latest_extracted_system
-    return reads[-1].system if reads else HTML
+    systems = [r.system for r in reads if r.system != "rendered"]
+    return systems[-1] if systems else UNKNOWN if reads else HTML
 
 
 @dataclass(slots=True)
