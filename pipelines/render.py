@@ -18,6 +18,7 @@ pages beyond the budget are not rendered (their state says why) and are tried at
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import multiprocessing
 import time
@@ -25,6 +26,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
+from urllib.parse import urlsplit
 
 from scrapy.exceptions import NotConfigured
 from twisted.internet.defer import Deferred, DeferredList
@@ -78,7 +80,7 @@ def render(url: str, body: bytes, container: str, timeout: float) -> Rendered:
     started = time.monotonic()
     try:
         with sync_playwright() as driver:
-            browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            browser = driver.chromium.launch(executable_path=CHROMIUM, args=_browser_args(url))
             try:
                 context = browser.new_context(accept_downloads=False, service_workers="block")
                 context.route("**/*", lambda route: _only_web(route, url, body))
@@ -92,6 +94,21 @@ def render(url: str, body: bytes, container: str, timeout: float) -> Rendered:
     except Error as exc:  # Playwright's timeouts and browser failures: this page's render failed
         reason = str(exc).splitlines()[0][:200]
         return Rendered(None, f"render failed: {reason}", time.monotonic() - started)
+
+
+def _browser_args(url: str) -> list[str]:
+    """Chromium's flags. The page comes from the store (route.fulfill), so Chromium takes it for a
+    public page and refuses its scripts any private address; a page that itself lives on a private
+    or loopback address (an intranet blog, the test farm) keeps the reach it had where it lives."""
+    args = ["--no-sandbox", "--disable-gpu"]  # no sandbox: the crawl may run as root (containers)
+    host = urlsplit(url).hostname or ""
+    try:
+        private = host == "localhost" or ipaddress.ip_address(host).is_private
+    except ValueError:  # a name: public as far as the browser is told
+        private = False
+    if private:
+        args.append("--disable-features=LocalNetworkAccessChecks")
+    return args
 
 
 def _only_web(route: Any, url: str, body: bytes) -> None:

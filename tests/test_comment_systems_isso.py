@@ -297,3 +297,34 @@ def test_with_the_endpoint_off_pages_say_their_comments_were_not_read(
     (site,) = [json.loads(line) for line in sites.stdout.splitlines()]
     assert site["comment_systems"] == f"isso {len(POSTS)}"
     assert site["comments_state"] == f"not-harvested {len(POSTS)}"
+
+
+@pytest.mark.slow
+def test_with_endpoint_reads_off_the_comments_come_from_rendering_in_chromium(
+    isso_blog: tuple[IssoServer, str], tmp_path: Path
+) -> None:
+    isso, blog = isso_blog
+    posted = Thread()
+    a = "/2024/05/shooting-board/"
+    ann = posted.add(isso, a, "Ann", "Nice jig, what angle did you plane the fence to?")
+    posted.add(isso, a, "Bob", "Ninety degrees, checked with a square.", parent=ann)
+    posted.add(isso, a, "Cy", "I glued a strip of sandpaper under mine.")
+    feeds = write_feeds(tmp_path / "feeds.txt", [f"{blog}/feed.xml jigs"])
+    db = tmp_path / "blogs.db"
+    settings = {**SETTINGS, "BLOGS_COMMENT_API_BUDGET": "0", "BLOGS_RENDER_COMMENTS": "60"}
+    result = run_crawl(feeds, db, settings=settings, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stat("render/rendered") == len(POSTS)
+    assert result.stat("comment_api/requests") == 0  # the endpoint was not read: the browser's script read it
+    (thread,) = stored(db).values()
+    assert sorted((c["author"], c["text"]) for c in thread) == sorted((w[1], w[2]) for w in posted.comments.values())
+    assert {c["source"] for c in thread} == {"rendered"}
+    by_fp = {c["fingerprint"]: c for c in thread}
+    assert [(c["author"], by_fp[c["parent"]]["author"] if c["parent"] else None) for c in thread] == [
+        ("Ann", None),
+        ("Bob", "Ann"),
+        ("Cy", None),
+    ]
+    found = states(db)
+    assert found.pop(a) == ("isso", "harvested")
+    assert set(found.values()) == {("isso", "none")}
