@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from extractor.commentsystems import FAMILIES, HTML, IN_HTML, UNKNOWN, CommentSystem, detect_comment_system
+from extractor.rendered import rendered_comments
 
 URL = "https://blog.example.org/2024/05/shooting-board/"
 
@@ -187,3 +188,56 @@ def test_corpus_pages_with_html_comments_stay_html(corpus_root: Path) -> None:
     assert len(pages) >= 40
     found = {p.name: detect_comment_system(p.read_bytes(), "https://corpus.example/" + p.name) for p in pages}
     assert [name for name, system in found.items() if system.loads_by_script] == []
+
+
+def isso_rendered(comments: list[tuple[str, str, str, list[tuple[str, str, str]]]]) -> bytes:
+    """A page as Isso's embed.js leaves the DOM: the reply form, then each comment with its replies."""
+
+    def one(cid: int, author: str, when: str, text: str, replies: str = "") -> str:
+        return (
+            f'<div class="isso-comment" id="isso-{cid}"><div class="isso-avatar"></div><div class="isso-text-wrapper">'
+            f'<div class="isso-comment-header" role="meta"><span class="isso-author">{author}</span>'
+            f'<span class="isso-spacer">•</span><a class="isso-permalink" href="#isso-{cid}">'
+            f'<time datetime="{when}" title="{when}">right now</time></a></div>'
+            f'<div class="isso-text"><p>{text}</p></div><div class="isso-comment-footer">0 | Reply</div></div>'
+            f'<div class="isso-follow-up">{replies}</div></div>'
+        )
+
+    thread, cid = "", 0
+    for author, when, text, replies in comments:
+        cid += 1
+        top = cid
+        below = ""
+        for r_author, r_when, r_text in replies:
+            cid += 1
+            below += one(cid, r_author, r_when, r_text)
+        thread += one(top, author, when, text, below)
+    form = (
+        '<div class="isso-postbox"><div class="isso-form-wrapper"><textarea placeholder="Type Comment Here">'
+        '</textarea><p class="isso-input-wrapper"><label>Name (optional)</label><input type="text"></p>'
+        '<p class="isso-post-action"><input type="submit" value="Submit"></p></div></div>'
+    )
+    return page(
+        f'<section id="isso-thread"><h4 class="isso-thread-heading">3 Comments</h4>{form}'
+        f'<div id="isso-root">{thread}</div></section>'
+    ).encode()
+
+
+def test_rendered_thread_becomes_records_with_authors_dates_and_parents() -> None:
+    html = isso_rendered(
+        [
+            ("Ann", "2026-11-27T10:00:00Z", "Nice jig, what angle?", [("Bob", "2026-11-27T10:05:00Z", "Ninety.")]),
+            ("Cy", "2026-11-27T11:00:00Z", "I glued sandpaper under mine.", []),
+        ]
+    )
+    records = rendered_comments(html, URL, "isso-thread")
+    assert [(r.author, r.text, r.date, r.parent) for r in records] == [
+        ("Ann", "Nice jig, what angle?", "2026-11-27T10:00:00Z", None),
+        ("Bob", "Ninety.", "2026-11-27T10:05:00Z", 0),
+        ("Cy", "I glued sandpaper under mine.", "2026-11-27T11:00:00Z", None),
+    ]
+
+
+def test_rendered_thread_without_comments_has_none() -> None:
+    assert rendered_comments(isso_rendered([]), URL, "isso-thread") == []
+    assert rendered_comments(page("<p>no thread here</p>").encode(), URL, "isso-thread") == []
