@@ -18,7 +18,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs, urljoin, urlsplit
 
-import lxml.html
 from lxml import etree
 
 HTML = "html"
@@ -46,10 +45,21 @@ _COMMENT_CONTAINER = re.compile(r"comment|discussion|respon[sd]", re.I)
 # Names of parts of a comment area that are no thread: an empty one says nothing.
 _NOT_A_THREAD = re.compile(r"pagination|nav|header|count|form|respond|reply|link|button|title|meta|closed", re.I)
 # A comment shown in the markup: the page's comments are in its HTML.
-_COMMENT_ITEM = (
-    "//*[re:test(@class, '(^|[\\s_-])(comment-(body|content|text|author|meta)|commentlist|comment-list"
-    "|dsq-comment)(\\s|$)', 'i') or re:test(@id, '^(comment|li-comment|div-comment)-[0-9]+$')]"
+_COMMENT_ITEM_CLASS = re.compile(
+    r"(^|[\s_-])(comment-(body|content|text|author|meta)|commentlist|comment-list|dsq-comment)(\s|$)", re.I
 )
+_CONTAINER_TAGS = frozenset({"div", "section", "aside", "ul", "ol"})
+# Elements whose id or class may name a comment area (_COMMENT_CONTAINER decides), found in C.
+_NAMED_FOR_COMMENTS = (
+    "//*["
+    + " or ".join(
+        f"contains(translate(@{attr}, 'CDR', 'cdr'), '{word}')"
+        for attr in ("id", "class")
+        for word in ("comment", "discussion", "respon")
+    )
+    + "]"
+)
+_COMMENT_ITEM_ID = re.compile(r"^(comment|li-comment|div-comment)-[0-9]+$")
 _JS_STRING = r"""\s*[:=]\s*["']([^"']+)["']"""
 
 
@@ -93,7 +103,7 @@ class _Markup:
     def first(self, xpath: str) -> etree._Element | None:
         if self.tree is None:
             return None
-        found = self.tree.xpath(xpath, namespaces={"re": "http://exslt.org/regular-expressions"})
+        found = self.tree.xpath(xpath)
         return found[0] if isinstance(found, list) and found and isinstance(found[0], etree._Element) else None
 
     def js(self, name: str) -> str | None:
@@ -135,6 +145,8 @@ def _disqus(m: _Markup) -> CommentSystem | None:
 
 
 def _giscus(m: _Markup) -> CommentSystem | None:
+    if "giscus" not in m.text and "data-repo-id" not in m.text:
+        return None
     # giscus.app's client, or a self-hosted one (its script carries data-repo-id)
     script = m.script_src(r"giscus\.app/client\.js")
     if script is None:
@@ -202,6 +214,8 @@ def _cusdis(m: _Markup) -> CommentSystem | None:
 
 
 def _hyvor(m: _Markup) -> CommentSystem | None:
+    if "hyvor" not in m.text:
+        return None
     element = m.first("//hyvor-talk-comments")
     if element is not None:
         page = element.get("page-id") or m.url
@@ -213,6 +227,8 @@ def _hyvor(m: _Markup) -> CommentSystem | None:
 
 
 def _facebook(m: _Markup) -> CommentSystem | None:
+    if "fb-comments" not in m.text:  # (each detector first asks the raw text: most pages have none)
+        return None
     element = m.first("//*[contains(concat(' ', normalize-space(@class), ' '), ' fb-comments ')]")
     if element is None:
         return None
@@ -220,6 +236,8 @@ def _facebook(m: _Markup) -> CommentSystem | None:
 
 
 def _jetpack(m: _Markup) -> CommentSystem | None:
+    if "jetpack" not in m.text:
+        return None
     frame = next((f for f in m.iframes if "jetpack.wordpress.com/jetpack-comment" in (f.get("src") or "")), None)
     if frame is None and m.first("//*[@id='jetpack_remote_comment' or @class='jetpack_remote_comment']") is None:
         return None
@@ -229,6 +247,8 @@ def _jetpack(m: _Markup) -> CommentSystem | None:
 
 
 def _ghost(m: _Markup) -> CommentSystem | None:
+    if "data-ghost" not in m.text and "comments-ui" not in m.text:
+        return None
     script = next((s for s in m.scripts if s.get("data-ghost-comments") is not None), None)
     if script is None:
         script = m.script_src(r"ghost/comments-ui")
@@ -286,6 +306,18 @@ def _is_empty(element: etree._Element) -> bool:
     return not text.strip()
 
 
+def _shows_comments(tree: etree._Element) -> bool:
+    """Whether some element is marked as a comment (class or id), as comment markup in HTML is."""
+    candidates = tree.xpath("//*[contains(@class, 'omment') or contains(@id, 'comment-')]")
+    for element in candidates if isinstance(candidates, list) else []:
+        if not isinstance(element, etree._Element):
+            continue
+        classes, own_id = element.get("class"), element.get("id")
+        if (classes and _COMMENT_ITEM_CLASS.search(classes)) or (own_id and _COMMENT_ITEM_ID.match(own_id)):
+            return True
+    return False
+
+
 def _unknown_script(m: _Markup) -> CommentSystem | None:
     """An empty element named for a comment thread that a script fills (one the page's inline scripts
     name, or one beside a script whose URL says comments), on a page showing no comment in its markup;
@@ -293,14 +325,21 @@ def _unknown_script(m: _Markup) -> CommentSystem | None:
     frame = next((f for f in m.iframes if _COMMENT_CONTAINER.search(f.get("src") or "")), None)
     if frame is not None:
         return CommentSystem(UNKNOWN, _origin(urljoin(m.url, frame.get("src") or "")), m.path())
-    if m.tree is None or m.first(_COMMENT_ITEM) is not None:
+    if m.tree is None or _shows_comments(m.tree):
         return None
     inline = " ".join(s.text or "" for s in m.scripts)
     # WordPress's comment-reply.js only moves the reply form: it loads no comment
     loaders = [
         src for src in (s.get("src") or "" for s in m.scripts) if _COMMENT_CONTAINER.search(src) and "reply" not in src
     ]
-    for element in m.tree.iter("div", "section", "aside", "ul", "ol"):
+    if loaders:
+        found = m.tree.xpath(_NAMED_FOR_COMMENTS)
+        named = [el for el in (found if isinstance(found, list) else []) if isinstance(el, etree._Element)]
+    else:  # only an element the inline scripts name by its id can be the container
+        named = [el for key, el in m.by_id.items() if _COMMENT_CONTAINER.search(key) and key in inline]
+    for element in named:
+        if not isinstance(element, etree._Element) or element.tag not in _CONTAINER_TAGS:
+            continue
         names = f"{element.get('id') or ''} {element.get('class') or ''}"
         if not _COMMENT_CONTAINER.search(names) or _NOT_A_THREAD.search(names) or not _is_empty(element):
             continue
@@ -316,13 +355,17 @@ def _unknown_script(m: _Markup) -> CommentSystem | None:
 
 def _markup(html: bytes | str, url: str) -> _Markup:
     text = html.decode("utf-8", "replace") if isinstance(html, bytes) else html
-    try:
-        tree = lxml.html.document_fromstring(text.encode("utf-8")) if text.strip() else None
+    data = html if isinstance(html, bytes) else html.encode("utf-8")
+    try:  # lxml.etree's parser, not lxml.html's: no per-element class lookup (detection runs on every page)
+        tree = etree.fromstring(data, etree.HTMLParser()) if text.strip() else None
     except (etree.ParserError, ValueError):
         tree = None
     if tree is None:
         return _Markup(url, text, [], [], {}, None)
-    by_id = {str(el.get("id")): el for el in tree.iter() if isinstance(el.tag, str) and el.get("id")}
+    with_id = tree.xpath("//*[@id]")
+    by_id = {
+        str(el.get("id")): el for el in (with_id if isinstance(with_id, list) else []) if isinstance(el, etree._Element)
+    }
     return _Markup(url, text, list(tree.iter("script")), list(tree.iter("iframe")), by_id, tree)
 
 
