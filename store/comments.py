@@ -292,7 +292,9 @@ def refresh_article(db: Database, article: str) -> None:
     # The thread as the comment system serves it: the page's HTML holds none of it.
     by_script = bool(reads) or any(loads_by_script(r["comment_system"]) for r in ok)
     state = comments_state(system, ok[-1]["comment_count"] if ok else None, reads)
-    db.execute("UPDATE articles SET comment_system = ?, comments_state = ? WHERE url = ?", [system, state, article])
+    known = db.execute("SELECT comment_system, comments_state FROM articles WHERE url = ?", [article]).fetchone()
+    if known is not None and tuple(known) != (system, state):
+        db.execute("UPDATE articles SET comment_system = ?, comments_state = ? WHERE url = ?", [system, state, article])
     if not ok:
         db.execute("DELETE FROM posts WHERE url = ?", [article])
     else:

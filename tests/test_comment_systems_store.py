@@ -11,6 +11,7 @@ from typing import Any
 from test_store_schema import NOW, add_page
 
 from pipelines.commentapi import isso_comments, process_api_read, process_left_reads
+from store import open_store
 from store.comments import refresh_article
 from store.commentsystems import ApiRead, ThreadRead, comments_state, save_api_read, unprocessed_api_reads
 from store.sqlite import Store
@@ -73,8 +74,8 @@ def test_isso_answers_become_records_with_parents_and_without_deleted_comments()
     assert all(r["date"] and r["date_precision"] == "second" for r in records)
 
 
-def test_a_read_is_stored_raw_then_parsed_and_a_left_read_is_parsed_by_the_next_run(tmp_path: Path) -> None:
-    store = Store(tmp_path / "blogs.db")
+def test_a_read_is_stored_raw_then_parsed_and_a_left_read_is_parsed_by_the_next_run(fresh_db: str) -> None:
+    store = open_store(fresh_db)  # SQLite and PostgreSQL alike
     add_page(store, URL, ISSO_PAGE)
     read = ApiRead(
         URL,
