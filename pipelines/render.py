@@ -158,7 +158,7 @@ class RenderCommentsPipeline:
         settings = crawler.settings
         per_minute = settings.getfloat("BLOGS_RENDER_COMMENTS", 0)
         if per_minute <= 0:
-            raise NotConfigured("BLOGS_RENDER_COMMENTS is 0: no rendering")
+            raise NotConfigured  # BLOGS_RENDER_COMMENTS is 0: no rendering (no message: Scrapy would warn)
         # Systems a connector reads are rendered only when their endpoint reads are off.
         skip = CONNECTORS if settings.getint("BLOGS_COMMENT_API_BUDGET", 200) > 0 else frozenset()
         pipeline = cls(
