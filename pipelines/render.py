@@ -21,6 +21,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import multiprocessing
+import os
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -36,6 +37,7 @@ from twisted.python.failure import Failure
 from crawler.items import PageItem
 from extractor.commentsystems import detect_comment_system
 from pipelines.commentapi import process_api_read
+from pipelines.extract import _init_worker as init_worker
 from store import open_store, store_location
 from store.commentsystems import CONNECTORS, ApiRead, save_api_read
 
@@ -168,7 +170,11 @@ class RenderCommentsPipeline:
         return pipeline
 
     def open_spider(self) -> None:
-        self.pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        # Like the extraction workers: spawned (never a fork of the reactor), Ctrl-C left to the crawl,
+        # and gone when the crawl dies (the browser's driver then closes its Chromium).
+        self.pool = ProcessPoolExecutor(
+            1, mp_context=multiprocessing.get_context("spawn"), initializer=init_worker, initargs=(os.getpid(),)
+        )
 
     async def close_spider(self) -> None:
         from scrapy.utils.defer import maybe_deferred_to_future
