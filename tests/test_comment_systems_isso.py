@@ -192,6 +192,13 @@ def states(db: Path) -> dict[str, tuple[str, str]]:
     return {"/" + url.split("/", 3)[3]: (system, state) for url, system, state in found}
 
 
+def scrapy_jsonl(db: Path, *args: str) -> list[dict[str, Any]]:
+    """The JSON lines a project command prints (`export -`, `--format jsonl`)."""
+    cmd = [str(Path(sys.executable).with_name("scrapy")), *args, "-s", f"BLOGS_DB={db}"]
+    done = subprocess.run(cmd, cwd=PROJECT, capture_output=True, text=True, check=True)
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
 SETTINGS = {"BLOGS_COMMENT_API_PAGE_SIZE": str(PAGE_SIZE), "EXTRACT_MODE": "thread"}
 
 
@@ -233,6 +240,12 @@ def test_isso_threads_are_harvested_with_replies_edits_and_deletions(
             parent = by_fp[c["parent"]]["text"] if c["parent"] else None
             assert parent == (posted.comments[want_parent][2] if want_parent else None)
     assert "/2024/05/quiet-post/" not in got
+    exported = {p["url"].split("/", 3)[3]: p for p in scrapy_jsonl(db, "export", "-")}
+    assert exported["2024/05/shooting-board/"]["comment_system"] == "isso"
+    assert exported["2024/05/shooting-board/"]["comments_state"] == "harvested"
+    assert {c["source"] for c in exported["2024/05/shooting-board/"]["comments"]} == {"api:isso"}
+    assert exported["2024/05/quiet-post/"]["comments_state"] == "none"
+    assert {c["source"] for c in scrapy_jsonl(db, "comments", "--format", "jsonl")} == {"api:isso"}
     assert states(db) == {
         a: ("isso", "harvested"),
         b: ("isso", "harvested"),
@@ -287,14 +300,7 @@ def test_with_the_endpoint_off_pages_say_their_comments_were_not_read(
         assert system == "isso"
         assert state.startswith("not-harvested: isso endpoint failed")
     assert f"not read on {len(POSTS)} pages" in result.stderr.strip().splitlines()[-1]
-    sites = subprocess.run(
-        [str(Path(sys.executable).with_name("scrapy")), "sites", "--format", "jsonl", "-s", f"BLOGS_DB={db}"],
-        cwd=PROJECT,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    (site,) = [json.loads(line) for line in sites.stdout.splitlines()]
+    (site,) = scrapy_jsonl(db, "sites", "--format", "jsonl")
     assert site["comment_systems"] == f"isso {len(POSTS)}"
     assert site["comments_state"] == f"not-harvested {len(POSTS)}"
 
