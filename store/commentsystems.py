@@ -186,9 +186,11 @@ def comment_states(db: Database, site: str) -> SiteCommentStates:
 
 
 def comments_not_read_since(db: Database, since: str) -> int:
-    """Articles fetched at or after the ISO time `since` whose comments could not be read."""
+    """Articles fetched at or after the ISO time `since` whose comments load by script and could not be read."""
+    in_html = sorted(IN_HTML)
     row = db.execute(
-        "SELECT COUNT(*) FROM articles WHERE last_fetched_at >= ? AND comments_state LIKE ?",
-        [since, NOT_HARVESTED + "%"],
+        "SELECT COUNT(*) FROM articles WHERE last_fetched_at >= ? AND comments_state LIKE ?"
+        f" AND comment_system NOT IN ({', '.join('?' for _ in in_html)})",
+        [since, NOT_HARVESTED + "%", *in_html],
     ).fetchone()
     return int(row[0] or 0) if row else 0
