@@ -7,13 +7,14 @@ API, `GET {server}/?uri={path}`, as the page's own `embed.js` asks it), the spid
 thread through Scrapy (robots.txt, AutoThrottle and the private-address rule apply as to pages),
 one request at a time, following "load more" (Isso's `hidden_replies`: the next page `after` the
 last comment shown, for the top level and for each comment's replies) to the end, within the
-per-site budget of endpoint requests (`BLOGS_COMMENT_API_BUDGET` per run). The read, every
+per-site budget of endpoint requests (`BLOGS_COMMENT_API_BUDGET` per run, and per hour of a long run). The read, every
 response raw, becomes one `CommentApiItem`, persisted before it is parsed (pipelines.commentapi).
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,7 +30,8 @@ from crawler.spiderbase import PRIO_COMMENT_FEED, BlogsSpiderBase
 from extractor.commentsystems import detect_comment_system
 from store.commentsystems import CONNECTORS, ApiRead
 
-DEFAULT_BUDGET = 200  # endpoint requests per site and run
+DEFAULT_BUDGET = 200  # endpoint requests per site and run (and per hour of a watch-mode run)
+BUDGET_WINDOW = 3600.0
 DEFAULT_PAGE_SIZE = 100  # comments per endpoint request ("load more" pages)
 # Bytes that a page embedding a system with a connector must hold: most pages skip the parse here.
 _MARKERS = {"isso": (b"data-isso", b"isso-thread", b"/js/embed")}
@@ -79,7 +81,8 @@ class CommentApiFetching(BlogsSpiderBase):
 
     comment_api_budget: int  # BLOGS_COMMENT_API_BUDGET
     comment_api_page_size: int  # BLOGS_COMMENT_API_PAGE_SIZE
-    comment_api_spent: dict[str, int]  # site -> endpoint requests made this run
+    comment_api_spent: dict[str, int]  # site -> endpoint requests made in the current budget window
+    comment_api_window: float  # monotonic start of that window (a watch-mode run starts a new one each hour)
 
     def _comment_api_requests(self, art: dict[str, Any], response: Response) -> list[Request]:
         body = response.body
@@ -97,6 +100,8 @@ class CommentApiFetching(BlogsSpiderBase):
 
     def _next_api_request(self, reading: ThreadReading, server: str, thread: str) -> Request | None:
         site = reading.article["site"]
+        if time.monotonic() - self.comment_api_window >= BUDGET_WINDOW:
+            self.comment_api_spent, self.comment_api_window = {}, time.monotonic()
         if not reading.pending or self.comment_api_spent.get(site, 0) >= self.comment_api_budget:
             return None
         self.comment_api_spent[site] = self.comment_api_spent.get(site, 0) + 1

@@ -143,7 +143,7 @@ class BlogsSpider(FeedPolling, ArticleFetching, CommentApiFetching):
         spider.lease_sites = s.getint("BLOGS_LEASE_SITES", default_sites)
         spider.comment_api_budget = s.getint("BLOGS_COMMENT_API_BUDGET", DEFAULT_BUDGET)
         spider.comment_api_page_size = max(1, s.getint("BLOGS_COMMENT_API_PAGE_SIZE", DEFAULT_PAGE_SIZE))
-        spider.comment_api_spent = {}
+        spider.comment_api_spent, spider.comment_api_window = {}, time.monotonic()
         if not s.get("BLOGS_CONTACT"):
             spider.logger.warning("BLOGS_CONTACT is not set: site owners cannot reach you (-s BLOGS_CONTACT=...)")
         crawler.signals.connect(spider._on_idle, signal=signals.spider_idle)
