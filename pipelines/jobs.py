@@ -133,9 +133,17 @@ def extraction_row(
         json.dumps(ext.warnings, ensure_ascii=False),
         ext.method,
         ext.confidence,
-        # where the page's comments live: comments extracted from a page whose comments load by script are not kept
-        detect_comment_system(gunzip_body(snap["body"]), snap["url"] or snap["article"]).name,
+        comment_system_of(snap),
     ]
+
+
+def comment_system_of(snap: dict[str, Any]) -> str:
+    """Where the page's comments live (comments extracted from a page whose comments load by script
+    are not kept): found once per snapshot, then read back (a re-extraction does not parse it again)."""
+    known = snap.get("known_comment_system")
+    if known:
+        return str(known)
+    return detect_comment_system(gunzip_body(snap["body"]), snap["url"] or snap["article"]).name
 
 
 def write_extractions(store: StoreBackend, rows: Sequence[list[Any]], force: bool = False) -> None:

@@ -10,7 +10,9 @@ from typing import Any
 
 from test_store_schema import NOW, add_page
 
+from extractor import PageExtraction
 from pipelines.commentapi import isso_comments, process_api_read, process_left_reads
+from pipelines.jobs import comment_system_of, extraction_row
 from store import open_store
 from store.comments import refresh_article
 from store.commentsystems import ApiRead, ThreadRead, comments_state, save_api_read, unprocessed_api_reads
@@ -128,3 +130,22 @@ def test_comments_state_wording() -> None:
     assert comments_state("unknown-script", 0, []) == "not-harvested: no connector for unknown-script"
     assert comments_state("isso", 0, []) == "not-harvested: isso endpoint not read yet"
     assert comments_state("isso", 0, [read]) == "none"  # read: the thread is empty
+
+
+def test_a_snapshots_comment_system_is_found_once_and_read_back_on_re_extraction(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "blogs.db"))
+    try:
+        snap_id = add_page(store, URL, ISSO_PAGE)
+        (first,) = store.load_snapshots([snap_id])
+        assert first["known_comment_system"] is None
+        row = extraction_row(first, PageExtraction(URL, post="post"), "provisional", None, 0)
+        assert comment_system_of(first) == "isso"
+        with store.transaction():
+            store.write_extractions([row])
+        (again,) = store.load_snapshots([snap_id])
+        assert again["known_comment_system"] == "isso"
+        # read back, not parsed again: a stored answer wins over the page's markup
+        again["body"] = b""
+        assert comment_system_of(again) == "isso"
+    finally:
+        store.close()
