@@ -179,7 +179,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--modes",
         default="off,process,thread",
-        help="EXTRACT_MODE values to measure (default off,process,thread; off: store only, no extraction)",
+        help="EXTRACT_MODE values to measure (default off,process,thread; off: store only, no extraction;"
+        " render: process with BLOGS_RENDER_COMMENTS on)",
     )
     p.add_argument("--workers", type=int, default=1, help="EXTRACT_WORKERS (default 1)")
     p.add_argument(
@@ -242,6 +243,8 @@ def main(argv: list[str] | None = None) -> int:
             settings = {**common, "BLOGS_DB": db, "EXTRACT_MODE": mode, "EXTRACT_WORKERS": str(args.workers)}
             if mode == "off":  # the crawler and the persist pipeline alone
                 settings.update(EXTRACT_MODE="process", EXTRACT_ENABLED="False")
+            if mode == "render":  # process extraction, and the comment render pipeline on (issue 31)
+                settings.update(EXTRACT_MODE="process", BLOGS_RENDER_COMMENTS="60")
             cmd = [sys.executable, "-m", "scrapy", "crawl", "blogs", "-a", f"feeds={feeds}", *_settings(settings)]
             wall, err = _run(cmd, args.timeout)
             pages = int(_stat(err, "blogs/pages_stored") or 0)

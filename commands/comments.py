@@ -1,5 +1,5 @@
 """`scrapy comments [--site S] [--article URL] [--since WHEN] [--limit N] [--format table|jsonl|csv]`:
-extracted comments; fields url (of the article), site, text, author, date, position, first_seen, gone_at.
+extracted comments; fields url (of the article), site, text, author, date, position, first_seen, gone_at, source.
 
 --article takes the URL as `scrapy posts` shows it or as a browser does (normalized like the
 crawler's article keys); an unknown site or article is a one-line error (exit 2).

@@ -1,5 +1,5 @@
 """`scrapy posts [--site S] [--since WHEN] [--limit N] [--format table|jsonl|csv]`: extracted posts,
-newest first; fields url, site, title, text, published, fetched_at.
+newest first; fields url, site, title, text, published, fetched_at, comment_system, comments_state.
 
 An unknown site or an unreadable --since is a one-line error (exit 2), not an empty list.
 """
@@ -19,7 +19,7 @@ class Command(StoreCommand, ScrapyCommand):
         return "[--site S] [--since WHEN] [--limit N] [--format table|jsonl|csv]"
 
     def short_desc(self) -> str:
-        return "List extracted posts (url, site, title, text, published, fetched_at)"
+        return "List extracted posts (url, site, title, text, published, fetched_at, comment_system, comments_state)"
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)

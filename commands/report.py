@@ -8,7 +8,8 @@ and painted by extractor.report: post blocks dashed, comment blocks solid, boile
 The comments shown and counted are the ones the store keeps for that snapshot: every block
 holding a stored comment's text is painted as a comment. Pages are listed by their feed title.
 The index shows the profile version and the comment-feed check worded exactly as `scrapy sites`
-(store.query.sites).
+(store.query.sites). A page whose comments load by script (or were not read) has a note saying its
+comment system and comments state.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from commands import StoreCommand, positive_int
 from extractor import Page, SiteProfile, extract_site
 from extractor.report import ReportPage, ReportSite, write_report
 from store import StoreBackend, query
+from store.commentsystems import NOT_HARVESTED, loads_by_script
 from store.pages import gunzip_body
 
 NOT_EXTRACTED = "not extracted in the store yet: comments as extracted now"
@@ -77,8 +79,13 @@ def site_report(store: StoreBackend, site: str, limit: int, summary: dict[str, A
     report_pages = []
     for row, page, extraction in zip(rows, pages, extractions, strict=True):
         stored = _stored_texts(row["stored"]) if not row["stored_error"] else None
+        by_script = loads_by_script(row["comment_system"])
+        if by_script:  # the page's HTML holds none of its comments: nothing on it is painted as one
+            stored = []
         label = row["url"] or f"snapshot {row['id']}"
         rp = ReportPage(label, page, extraction, title=row["title"] or None, stored_comments=stored)
+        if by_script or (row["comments_state"] or "").startswith(NOT_HARVESTED):
+            rp.notes.append(f"comments: {row['comment_system']}, {row['comments_state']}")
         if row["stored_error"]:
             rp.notes.append(f"the store could not extract it: {row['stored_error']}")
         elif stored is None:

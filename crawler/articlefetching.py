@@ -162,7 +162,7 @@ class ArticleFetching(BlogsSpiderBase):
         )
         yield self._page_request(art, "refetch")
 
-    def parse_article(self, response: Response) -> Iterator[PageItem]:
+    def parse_article(self, response: Response) -> Iterator[PageItem | Request]:
         art, meta = response.meta["article"], response.meta
         self.inc(f"blogs/pages_fetched/{meta['kind']}")
         yield PageItem(
@@ -185,6 +185,7 @@ class ArticleFetching(BlogsSpiderBase):
             comment_feed_etag=meta.get("comment_etag"),
             comment_feed_last_modified=meta.get("comment_modified"),
         )
+        yield from self._comment_api_requests(art, response)  # comments that load by script
 
     def article_failed(self, failure: Failure) -> None:
         meta = failure.request.meta  # type: ignore[attr-defined]

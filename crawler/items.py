@@ -1,9 +1,11 @@
 """Items the spider yields: one `PageItem` per fetched article page (no extraction happens here),
-and one `CommentFeedItem` per fetched comment feed."""
+one `CommentFeedItem` per fetched comment feed, one `CommentApiItem` per thread read from a comment system."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from store.commentsystems import ApiRead
 
 
 @dataclass
@@ -54,3 +56,22 @@ class CommentFeedItem:
     headers: dict[str, str]
     fetched_at: float
     fetch_id: int | None = None  # comment_feed_fetches.id, set once the response is persisted
+
+
+@dataclass
+class CommentApiItem:
+    """A thread read from a comment system's endpoint (crawler.commentapi): every response, raw.
+
+    The pipelines persist it (store.commentsystems) and then parse it (pipelines.commentapi).
+    """
+
+    read: ApiRead
+    read_id: int | None = None  # comment_api_reads.id, set once the read is persisted
+
+    @property
+    def article_url(self) -> str:
+        return self.read.article
+
+    @property
+    def url(self) -> str:
+        return self.read.url

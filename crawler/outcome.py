@@ -177,7 +177,9 @@ def summary_text(stats: Mapping[str, Any]) -> str:
         f" re-fetches {v('refetches')} (skipped {v('refetches_skipped')}); pages stored {v('pages_stored')}"
         + (f" (not stored {not_stored})" if not_stored else "")
         + f", fetches failed {v('articles_failed')}; comments new {v('comments_new')}, edited"
-        f" {v('comments_edited')}, gone {v('comments_gone')}; errors {errors};"
+        f" {v('comments_edited')}, gone {v('comments_gone')}"
+        + (f", not read on {v('comments_not_read')} pages (comments load by script)" if v("comments_not_read") else "")
+        + f"; errors {errors};"
         f" {float(stats.get('blogs/run_seconds') or 0):.1f} s"
     )
 

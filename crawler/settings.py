@@ -66,7 +66,17 @@ DOWNLOADER_MIDDLEWARES = {"crawler.middlewares.CrawlDelayMiddleware": 110}
 LOG_FORMATTER = "crawler.outcome.StoreFaultLogFormatter"
 EXTENSIONS = {"crawler.middlewares.QuietDuplicateErrorsExtension": 0}
 # Persist first; then batches per site and extraction, off the reactor (pipelines.extract).
-ITEM_PIPELINES = {"pipelines.persist.PersistPagePipeline": 100, "pipelines.extract.ExtractPipeline": 200}
+ITEM_PIPELINES = {
+    "pipelines.persist.PersistPagePipeline": 100,
+    "pipelines.render.RenderCommentsPipeline": 150,  # off unless BLOGS_RENDER_COMMENTS > 0
+    "pipelines.extract.ExtractPipeline": 200,
+}
+# Comments that load by script (issue 31): endpoint requests per site and run (crawler.commentapi),
+# comments per request; renders in headless Chromium per minute (0: off) and seconds per render.
+BLOGS_COMMENT_API_BUDGET = 200
+BLOGS_COMMENT_API_PAGE_SIZE = 100
+BLOGS_RENDER_COMMENTS = 0
+BLOGS_RENDER_TIMEOUT = 30
 # `scrapy sites|posts|comments|search|export|reextract` (commands), and `scrapy crawl`
 # itself (commands/crawl.py: lock first, summary last, exit codes).
 COMMANDS_MODULE = "commands"

@@ -63,6 +63,10 @@ class BlogsSpiderBase(Spider):
         """The request for an article page (ArticleFetching)."""
         raise NotImplementedError
 
+    def _comment_api_requests(self, art: dict[str, Any], response: Any) -> list[Request]:
+        """The first endpoint request for a page whose comments load by script (CommentApiFetching)."""
+        raise NotImplementedError
+
     def _first_requests(self, art: dict[str, Any]) -> list[Request]:
         """The requests of a new article's first fetch (ArticleFetching)."""
         raise NotImplementedError

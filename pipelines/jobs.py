@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from extractor import Page, PageExtraction, SiteProfile, extract_and_learn, learn_profile
+from extractor.commentsystems import detect_comment_system
 from pipelines.commentfeeds import process_comment_feed
 from store import StoreBackend, open_store
 from store.clock import to_iso
@@ -133,7 +134,17 @@ def extraction_row(
         ext.method,
         ext.confidence,
         ext.encoding_source,
+        comment_system_of(snap),
     ]
+
+
+def comment_system_of(snap: dict[str, Any]) -> str:
+    """Where the page's comments live (comments extracted from a page whose comments load by script
+    are not kept): found once per snapshot, then read back (a re-extraction does not parse it again)."""
+    known = snap.get("known_comment_system")
+    if known:
+        return str(known)
+    return detect_comment_system(gunzip_body(snap["body"]), snap["url"] or snap["article"]).name
 
 
 def write_extractions(store: StoreBackend, rows: Sequence[list[Any]], force: bool = False) -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import time
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -30,11 +31,13 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.threads import deferToThreadPool
 from twisted.python.threadpool import ThreadPool
 
-from crawler.items import CommentFeedItem, PageItem
+from crawler.items import CommentApiItem, CommentFeedItem, PageItem
 from crawler.outcome import report_store_fault
 from crawler.schedule import DEFAULT_REFETCH_AFTER, parse_durations
+from pipelines.commentapi import process_api_read, process_left_reads
 from store import StoreBackend, open_store, store_location
 from store.commentfeeds import save_comment_feed
+from store.commentsystems import save_api_read
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -86,14 +89,23 @@ class PersistPagePipeline:
     def open_spider(self) -> None:
         if not self.background:
             self.store = open_store(self.db_path)
+            self._parse_left_reads()
             return
         from twisted.internet import reactor
 
         # One thread: writes are serialized in arrival order and the connection never changes thread.
         self.pool = ThreadPool(minthreads=1, maxthreads=1, name="store-writer")
         self.pool.start()
+        self.pool.callInThread(self._parse_left_reads)  # first on the writer thread, before any item
         # A crawl that ends without close_spider (a crash) must not hang on the pool's non-daemon thread.
         reactor.addSystemEventTrigger("during", "shutdown", _stop, self.pool)  # type: ignore[attr-defined,arg-type]
+
+    def _parse_left_reads(self) -> None:
+        """Comment threads a killed run committed raw but did not parse (pipelines.commentapi)."""
+        try:
+            process_left_reads(self._writer_store(), time.time())
+        except STORE_ERRORS as exc:  # the next run tries again; pages are stored meanwhile
+            logger.error("Could not parse the comment threads left by an earlier run: %s", exc)
 
     async def _close_background(self, pool: ThreadPool) -> None:
         try:
@@ -142,7 +154,7 @@ class PersistPagePipeline:
 
     def process_item(self, item: Any) -> Any:
         """The item once its page (or comment feed) is committed; a coroutine when `background`."""
-        if not isinstance(item, PageItem | CommentFeedItem):
+        if not isinstance(item, PageItem | CommentFeedItem | CommentApiItem):
             return item
         if self.pool is not None:
             return self._process_background(self.pool, item)
@@ -152,16 +164,23 @@ class PersistPagePipeline:
             raise self._drop(exc, item) from exc
         return self._stored(item, stored)
 
-    async def _process_background(self, pool: ThreadPool, item: PageItem | CommentFeedItem) -> Any:
+    async def _process_background(self, pool: ThreadPool, item: PageItem | CommentFeedItem | CommentApiItem) -> Any:
         try:
             stored = await self._on_writer(pool, self._write, item)
         except STORE_ERRORS as exc:
             raise self._drop(exc, item) from exc
         return self._stored(item, stored)
 
-    def _write(self, item: PageItem | CommentFeedItem) -> int:
+    def _write(self, item: PageItem | CommentFeedItem | CommentApiItem) -> int:
         """Commit the item; runs on the writer thread when `background`. Returns the row id."""
         store = self._writer_store()
+        if isinstance(item, CommentApiItem):
+            # Committed raw first; parsing it is cheap (JSON), so it follows at once, off the reactor.
+            with store.transaction() as db:
+                read_id = save_api_read(db, item.read)
+            with store.transaction() as db:
+                process_api_read(db, read_id, time.time())
+            return read_id
         if isinstance(item, CommentFeedItem):
             # A comment feed is committed raw, as a page is, before a job parses it (pipelines.commentfeeds).
             with store.transaction() as db:
@@ -183,13 +202,21 @@ class PersistPagePipeline:
             comment_feed_last_modified=item.comment_feed_last_modified,
         )
 
-    def _drop(self, exc: BaseException, item: PageItem | CommentFeedItem) -> DropItem:
+    def _drop(self, exc: BaseException, item: PageItem | CommentFeedItem | CommentApiItem) -> DropItem:
+        if isinstance(item, CommentApiItem):
+            return self._not_stored(exc, "comment thread", item, "blogs/comment_api_store_failed")
         if isinstance(item, CommentFeedItem):
             return self._not_stored(exc, "comment feed", item, "blogs/comment_feeds_store_failed")
         return self._not_stored(exc, "page", item, "blogs/pages_store_failed")
 
-    def _stored(self, item: PageItem | CommentFeedItem, row_id: int) -> PageItem | CommentFeedItem:
+    def _stored(
+        self, item: PageItem | CommentFeedItem | CommentApiItem, row_id: int
+    ) -> PageItem | CommentFeedItem | CommentApiItem:
         # Back on the reactor thread: the item is committed, later pipelines may use its id.
+        if isinstance(item, CommentApiItem):
+            item.read_id = row_id
+            self._inc("blogs/comment_api_reads_stored")
+            return item
         if isinstance(item, CommentFeedItem):
             item.fetch_id = row_id
             self._inc("blogs/comment_feeds_stored")

@@ -265,11 +265,16 @@ class BatchState(StoreBase):
         return out
 
     def load_snapshots(self, ids: Sequence[int]) -> list[dict[str, Any]]:
-        """Snapshot rows (with the gzip body) in the order of `ids`."""
+        """Snapshot rows (with the gzip body) in the order of `ids`, each with the comment system an
+        earlier extraction of it found (`known_comment_system`, None before the first)."""
         found: dict[int, dict[str, Any]] = {}
         for start in range(0, len(ids), 200):
             chunk = list(ids[start : start + 200])
-            for row in self._rows(f"SELECT * FROM snapshots WHERE id IN ({self._marks(chunk)})", chunk):
+            sql = (
+                "SELECT s.*, e.comment_system AS known_comment_system FROM snapshots s"
+                f" LEFT JOIN extractions e ON e.snapshot = s.id WHERE s.id IN ({self._marks(chunk)})"
+            )
+            for row in self._rows(sql, chunk):
                 row["headers"] = json.loads(row["headers"] or "{}")
                 found[int(row["id"])] = row
         return [found[i] for i in ids if i in found]

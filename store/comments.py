@@ -34,10 +34,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from extractor.records import CommentRecord
+from store.commentsystems import ThreadRead, article_system, comments_state, loads_by_script, thread_reads
 from store.sql import Database
 
 # Columns of `comments` that come from the page (the rest are bookkeeping).
-_PAGE_FIELDS = ("text", "author", "date", "date_precision", "date_raw", "parent", "position")
+_PAGE_FIELDS = ("text", "author", "date", "date_precision", "date_raw", "parent", "position", "source")
 _WORD = re.compile(r"[^\W_]+")
 # A profile extraction matching less of its profile than this (the default drift threshold) may
 # have misread the page: comments it misses are not marked gone.
@@ -278,13 +279,22 @@ def refresh_article(db: Database, article: str) -> None:
     found = list(
         db.query(
             "SELECT e.snapshot, e.site, e.method, e.decided_by, e.confidence, e.profile_version, e.post, e.comments,"
-            " e.comment_count, e.error, e.template_match, s.fetched_at"
+            " e.comment_count, e.error, e.template_match, e.comment_system, s.fetched_at"
             " FROM extractions e JOIN snapshots s ON s.id = e.snapshot WHERE e.article = ?"
             " ORDER BY s.fetched_at, e.snapshot",
             [article],
         )
     )
     ok = [r for r in found if r["error"] is None]
+    pages = list(db.query("SELECT fetched_at, id FROM snapshots WHERE article = ? ORDER BY fetched_at, id", [article]))
+    reads = thread_reads(db, article, [(p["fetched_at"], p["id"]) for p in pages])
+    system = article_system(ok[-1]["comment_system"] if ok else None, reads)
+    # The thread as the comment system serves it: the page's HTML holds none of it.
+    by_script = bool(reads) or any(loads_by_script(r["comment_system"]) for r in ok)
+    state = comments_state(system, ok[-1]["comment_count"] if ok else None, reads)
+    known = db.execute("SELECT comment_system, comments_state FROM articles WHERE url = ?", [article]).fetchone()
+    if known is not None and tuple(known) != (system, state):
+        db.execute("UPDATE articles SET comment_system = ?, comments_state = ? WHERE url = ?", [system, state, article])
     if not ok:
         db.execute("DELETE FROM posts WHERE url = ?", [article])
     else:
@@ -303,17 +313,28 @@ def refresh_article(db: Database, article: str) -> None:
             "decided_by": latest["decided_by"],
             "confidence": latest["confidence"],
             "profile_version": latest["profile_version"],
-            "comments": latest["comment_count"],
+            "comments": _shown_count(reads) if by_script else latest["comment_count"],
+            "comment_system": system,
+            "comments_state": state,
         }
         old = next(db.query("SELECT * FROM posts WHERE url = ?", [article]), None)
         if old != post:
             upsert(db, "posts", [post], ("url",))
     site = found[0]["site"] if found else ""
+    if not site:
+        site_row = db.execute("SELECT site FROM articles WHERE url = ?", [article]).fetchone()
+        site = site_row[0] if site_row else ""
     empty_feeds = _empty_comment_feeds(db, article)
     observations = []
+    if by_script:
+        found = []  # comments found in the HTML of a page whose comments load by script are not readers' comments
+        for read in reads:
+            # A complete read is the whole thread: a comment it no longer lists is gone.
+            ok_read = read.complete or bool(read.comments)
+            observations.append(Observation(read.snapshot, read.fetched_at, ok_read, read.comments, read.complete))
     previous = ""
     for r in found:
-        comments = json.loads(r["comments"] or "[]")
+        comments = [{**c, "source": "html"} for c in json.loads(r["comments"] or "[]")]
         confident = None
         if r["error"] is None and not comments:
             # No comments found: gone only if the comment feed read since the previous fetch listed none.
@@ -326,6 +347,12 @@ def refresh_article(db: Database, article: str) -> None:
     sync_rows(db, "comments", article, derived.rows, ("article", "fingerprint"))
     versions = {(v["fingerprint"], v["seen_from"]): v for v in derived.versions}
     sync_rows(db, "comment_versions", article, versions, ("article", "fingerprint", "seen_from"))
+
+
+def _shown_count(reads: Sequence[ThreadRead]) -> int | None:
+    """posts.comments of a page whose comments load by script: the latest read's (None: never read)."""
+    readable = [r for r in reads if r.complete or r.comments]
+    return len(readable[-1].comments) if readable else None
 
 
 def _empty_comment_feeds(db: Database, article: str) -> list[str]:

@@ -30,6 +30,7 @@ EXTRACTION_COLUMNS = (
     "decided_by",
     "confidence",
     "encoding_source",
+    "comment_system",
 )
 # A batch extraction always wins; a profile extraction only over an older profile's.
 _UPSERT = (

@@ -22,14 +22,15 @@ import store as stores
 from store.base import StoreBackend
 from store.clock import from_iso, to_iso
 from store.commentfeeds import site_agreement
+from store.commentsystems import comment_states
 from store.postgres import is_database_url
 from store.searchquery import SearchSyntaxError, parse_search, register_fold, scan_snippet
 from store.sql import DATABASE_ERRORS, Database
 from store.storefile import refuse_url
 from store.urls import normalize_url
 
-POST_FIELDS = ["url", "site", "title", "text", "published", "fetched_at"]
-COMMENT_FIELDS = ["url", "site", "text", "author", "date", "position", "first_seen", "gone_at"]
+POST_FIELDS = ["url", "site", "title", "text", "published", "fetched_at", "comment_system", "comments_state"]
+COMMENT_FIELDS = ["url", "site", "text", "author", "date", "position", "first_seen", "gone_at", "source"]
 SITE_FIELDS = [
     "site",
     "articles",
@@ -37,6 +38,8 @@ SITE_FIELDS = [
     "page_kb",
     "posts",
     "comments",
+    "comment_systems",
+    "comments_state",
     "batch",
     "profile",
     "profile_age",
@@ -118,6 +121,7 @@ def sites(db: Database, now: float | None = None) -> list[dict[str, Any]]:
             None,
         )
         agreement = site_agreement(db, name)
+        systems = comment_states(db, name)
         out.append(
             {
                 "site": name,
@@ -127,6 +131,8 @@ def sites(db: Database, now: float | None = None) -> list[dict[str, Any]]:
                 "page_kb": f"{sizes[name][0] / 1024:.1f} -> {sizes[name][1] / 1024:.1f}" if name in sizes else None,
                 "posts": posts_n.get(name, 0),
                 "comments": comments_n.get(name, 0),
+                "comment_systems": systems.systems,
+                "comments_state": systems.states,
                 "batch": f"{batch['members']}/{batch['size']}" if batch else "0",
                 "profile": f"v{prof['version']}" if prof else None,
                 "profile_age": _age(prof["learned_at"], now) if prof else None,
@@ -187,11 +193,13 @@ def article_site(db: Database, article: str) -> str:
 def newest_pages(db: Database, site: str, limit: int) -> list[dict[str, Any]]:
     """The newest snapshot of each of the site's articles, newest first, with the stored extraction.
 
-    Columns: id, url, headers, body (gzip), title, stored (extractions.comments), stored_error.
+    Columns: id, url, headers, body (gzip), title, stored (extractions.comments), stored_error,
+    comment_system, comments_state (the article's).
     """
     return list(
         db.query(
-            "SELECT s.id, s.url, s.headers, s.body, a.title, x.comments AS stored, x.error AS stored_error"
+            "SELECT s.id, s.url, s.headers, s.body, a.title, x.comments AS stored, x.error AS stored_error,"
+            " a.comment_system, a.comments_state"
             " FROM snapshots s JOIN ("
             "  SELECT article, MAX(fetched_at) AS newest FROM snapshots WHERE site = ? GROUP BY article"
             ") n ON n.article = s.article AND n.newest = s.fetched_at"
@@ -268,7 +276,7 @@ def comments(
         where.append("c.first_seen >= ?")
         params.append(since)
     sql = (
-        "SELECT c.article AS url, c.site, c.text, c.author, c.date, c.position, c.first_seen, c.gone_at"
+        "SELECT c.article AS url, c.site, c.text, c.author, c.date, c.position, c.first_seen, c.gone_at, c.source"
         f" FROM comments c LEFT JOIN posts p ON p.url = c.article WHERE {' AND '.join(where)}"
         " ORDER BY COALESCE(p.published, p.fetched_at) DESC, c.article, c.gone_at IS NOT NULL, c.position"
     )
@@ -327,7 +335,7 @@ def _post_records(db: Database, site: str | None) -> Iterator[dict[str, Any]]:
         rows = list(
             db.query(
                 "SELECT fingerprint, text, author, date, date_precision, date_raw, parent, position, first_seen,"
-                " last_seen, gone_at FROM comments WHERE article = ? ORDER BY gone_at IS NOT NULL, position",
+                " last_seen, gone_at, source FROM comments WHERE article = ? ORDER BY gone_at IS NOT NULL, position",
                 [post["url"]],
             )
         )

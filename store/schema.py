@@ -86,6 +86,9 @@ TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, s
             "comment_feed_last_modified": str,
             "comment_feed_entries": int,  # entries of the comment feed when last read (store.commentfeeds)
             "comment_feed_fetched_at": str,
+            # where the comments live (extractor.commentsystems): html, isso, disqus, ..., unknown-script
+            "comment_system": str,
+            "comments_state": str,  # harvested | none | not-harvested: <reason> (store.commentsystems)
         },
         "url",
         [("site", "sites", "name"), ("feed", "feeds", "url")],
@@ -206,6 +209,7 @@ TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, s
             "warnings": str,  # JSON list
             "decided_by": str,  # set | profile | every-page-has-comments fallback | single page
             "confidence": float,
+            "comment_system": str,  # detected in the page (extractor.commentsystems); NULL before it was
         },
         "snapshot",
         [("snapshot", "snapshots", "id"), ("article", "articles", "url"), ("site", "sites", "name")],
@@ -226,6 +230,8 @@ TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, s
             "confidence": float,
             "profile_version": int,
             "comments": int,  # comments on the page at that snapshot
+            "comment_system": str,  # articles.comment_system and comments_state, for posts and export
+            "comments_state": str,
         },
         "url",
         [("url", "articles", "url"), ("site", "sites", "name"), ("snapshot", "snapshots", "id")],
@@ -248,6 +254,7 @@ TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, s
             "gone_at": str,  # first fetch that no longer showed it
             "first_snapshot": int,
             "last_snapshot": int,
+            "source": str,  # html | api:<system> (store.commentsystems)
         },
         ("article", "fingerprint"),
         [("article", "articles", "url"), ("site", "sites", "name")],
@@ -302,6 +309,25 @@ TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, s
         [("article", "articles", "url"), ("site", "sites", "name")],
         {},
     ),
+    "comment_api_reads": (
+        {
+            "id": int,
+            "article": str,
+            "site": str,
+            "system": str,  # the comment system read (isso)
+            "url": str,  # the first endpoint request of the read
+            "fetched_at": str,  # when its last response arrived
+            "requests": int,  # endpoint requests made (pagination followed)
+            "complete": int,  # 1: every page read; 0: budget hit or a request failed
+            "error": str,  # why the read failed or stopped short
+            "body": bytes,  # gzip JSON list of {url, status, body}: every response, raw
+            "comments": str,  # JSON comment records parsed from it (NULL: not processed yet)
+            "processed_at": str,
+        },
+        "id",
+        [("article", "articles", "url"), ("site", "sites", "name")],
+        {},
+    ),
     # -- bulk re-extraction on Dask (store.reextractions): what a killed run resumes from --
     "reextractions": (
         {
@@ -338,6 +364,7 @@ INDEXES: list[tuple[str, list[str], bool]] = [
     ("comment_feed_fetches", ["processed_at"], False),
     ("articles", ["site", "comment_feed_fetched_at"], False),
     ("site_leases", ["expires_at"], False),
+    ("comment_api_reads", ["article", "fetched_at"], True),
 ]
 # Full-text search: table -> indexed columns. Trigram tokenizer: substring search that works
 # for Japanese as for English (needs SQLite >= 3.34; query terms of 3+ characters).

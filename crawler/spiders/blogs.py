@@ -29,15 +29,17 @@ from twisted.internet.task import LoopingCall
 from twisted.python.failure import Failure
 
 from crawler.articlefetching import ArticleFetching
+from crawler.commentapi import DEFAULT_BUDGET, DEFAULT_PAGE_SIZE, CommentApiFetching
 from crawler.feedpolling import FeedPolling
 from crawler.feedsfile import FeedsFileError, load_feeds_file
-from crawler.items import CommentFeedItem, PageItem
+from crawler.items import CommentApiItem, CommentFeedItem, PageItem
 from crawler.leasing import SiteLeases, site_given_back
 from crawler.lock import RunLock, run_lock
 from crawler.outcome import store_failed, store_guard, summary_text
 from crawler.schedule import DEFAULT_REFETCH_AFTER, parse_durations
 from store import StoreBackend, default_db_path, open_store, store_location
 from store.clock import to_iso
+from store.commentsystems import comments_not_read_since
 from store.leases import worker_name
 from store.pglock import PgRunLock
 from store.postgres import is_database_url, redact
@@ -77,7 +79,7 @@ def feeds_file_path(argument: str | None, setting: str | None) -> Path:
 TOP_UP_SECONDS = 1.0
 
 
-class BlogsSpider(FeedPolling, ArticleFetching):
+class BlogsSpider(FeedPolling, ArticleFetching, CommentApiFetching):
     name = "blogs"
     lease_seconds: float  # BLOGS_LEASE_SECONDS: a site lease lapses this long after its last renewal
     lease_sites: int  # BLOGS_LEASE_SITES: most sites a worker holds at once on a shared store
@@ -139,6 +141,9 @@ class BlogsSpider(FeedPolling, ArticleFetching):
         per_site = max(1, s.getint("CONCURRENT_REQUESTS_PER_DOMAIN", 2))
         default_sites = 4 * max(1, s.getint("CONCURRENT_REQUESTS", 16) // per_site)
         spider.lease_sites = s.getint("BLOGS_LEASE_SITES", default_sites)
+        spider.comment_api_budget = s.getint("BLOGS_COMMENT_API_BUDGET", DEFAULT_BUDGET)
+        spider.comment_api_page_size = max(1, s.getint("BLOGS_COMMENT_API_PAGE_SIZE", DEFAULT_PAGE_SIZE))
+        spider.comment_api_spent, spider.comment_api_window = {}, time.monotonic()
         if not s.get("BLOGS_CONTACT"):
             spider.logger.warning("BLOGS_CONTACT is not set: site owners cannot reach you (-s BLOGS_CONTACT=...)")
         crawler.signals.connect(spider._on_idle, signal=signals.spider_idle)
@@ -332,7 +337,7 @@ class BlogsSpider(FeedPolling, ArticleFetching):
     def _on_item_done(self, item: Any, *args: Any, **kwargs: Any) -> None:
         if isinstance(item, PageItem):
             self.inflight_articles.discard(item.article_url)
-        elif isinstance(item, CommentFeedItem):
+        elif isinstance(item, CommentFeedItem | CommentApiItem):
             self.inflight_comment_feeds.discard(item.article_url)
 
     def _on_request_dropped(self, request: Request, *args: Any, **kwargs: Any) -> None:
@@ -344,6 +349,8 @@ class BlogsSpider(FeedPolling, ArticleFetching):
             self.inflight_articles.discard(art["url"])
         if request.meta.get("feed"):
             self.inflight_feeds.discard(request.meta["feed"])
+        if request.meta.get("reading"):  # a comment thread read (crawler.commentapi); the next page read retries it
+            self.inflight_comment_feeds.discard(request.meta["reading"].article["url"])
 
     def _store_counts(self) -> dict[str, int]:
         """The summary's counts that live in the store: comments first seen, marked gone or edited
@@ -354,6 +361,8 @@ class BlogsSpider(FeedPolling, ArticleFetching):
             "blogs/comments_new": new,
             "blogs/comments_gone": gone,
             "blogs/comments_edited": max(0, self.store.comment_versions_count() - self.versions_before),
+            # pages whose comments load by script and could not be read: never "no comments"
+            "blogs/comments_not_read": comments_not_read_since(self.store.db, self.started_at),
             "blogs/feeds_muted_total": self.store.count_muted(list(self.sources)) if self.store else 0,
         }
 
