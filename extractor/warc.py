@@ -1,0 +1,505 @@
+"""Reading web archives (WARC 1.0/1.1 and ARC, gzip per record, whole or none) with warcio.
+
+index = ArchiveIndex()
+index.add_file("crawl.warc.gz")           # pass 1: which records are pages and feeds, no bodies kept
+sites = group_sites(index)                # site name -> its captures, oldest first
+capture = read_capture(sites["ex.com-blog"][0])   # pass 2: one record's page, read again by offset
+
+Pure (no Scrapy, no store): `python -m extractor warc` and `scrapy import-warc` share it.
+
+What is kept: `response` records (and `revisit` records resolved to the response they repeat)
+of http(s) pages with status 200 that are HTML (by Content-Type, else by how the body starts),
+and feeds (RSS/Atom), which are read at once as evidence for grouping. `metadata` records that
+this project's export writes beside each response (extractor.warc.NOTE_FIELDS) say the page's site
+and article as the crawl had them. A record that is cut short (its Content-Length says more than
+the file holds), whose Content-Length is wrong (the next record does not start where it says),
+or that cannot be parsed or decompressed is counted in `ReadTally.skipped` and skipped; reading
+goes on at the next record start found after it (the next gzip member, or `WARC/` line).
+
+Memory: the index holds a few fields per record, never a body; bodies are read again per site.
+"""
+
+from __future__ import annotations
+
+import calendar
+import gzip
+import io
+import zlib
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import IO, Any
+from urllib.parse import urlsplit
+
+import feedparser
+from w3lib.url import canonicalize_url
+from warcio.archiveiterator import ArchiveIterator
+from warcio.exceptions import ArchiveLoadFailed
+from warcio.recordloader import ArcWarcRecord
+
+from .sitekeys import default_site_name, site_root_segments
+
+_GZIP_MAGIC = b"\x1f\x8b\x08"
+_WARC_LINE = b"WARC/1."
+_SCAN = 1 << 20
+_WHOLE_PROBE = 8 << 20  # decompressed bytes is_whole_gzip looks at
+# What a damaged record raises in warcio, zlib or gzip: counted and skipped, never a crash.
+_DAMAGE = (ArchiveLoadFailed, EOFError, zlib.error, OSError, ValueError, IndexError, KeyError)
+# The metadata record this project writes beside each response: `name: value` lines.
+NOTE_FIELDS = ("fetched-at", "site", "article", "kind", "via-feed", "entry-title", "entry-published", "entry-guid")
+
+
+class _Iterator(ArchiveIterator):  # type: ignore[misc]
+    INC_RECORD = ""  # a wrong Content-Length is counted (err_count) and reported by us, not printed
+
+
+@dataclass(frozen=True, slots=True)
+class RecordRef:
+    """Where a record starts in an archive file (read again by `read_capture`)."""
+
+    path: str
+    offset: int
+    whole: bool = False  # the file is one gzip stream: offsets count its decompressed bytes
+
+
+@dataclass(slots=True)
+class ReadTally:
+    """What reading archives found: for progress lines and the final summary."""
+
+    files: int = 0
+    records: int = 0
+    pages: int = 0
+    feeds: int = 0
+    revisits: int = 0
+    listings: int = 0  # home, category, archive pages: not articles (group_sites)
+    skipped: Counter[str] = field(default_factory=Counter)  # reason -> records
+
+    def merge(self, other: ReadTally) -> None:
+        self.files += other.files
+        self.records += other.records
+        self.pages += other.pages
+        self.feeds += other.feeds
+        self.revisits += other.revisits
+        self.listings += other.listings
+        self.skipped.update(other.skipped)
+
+    def skipped_text(self) -> str:
+        """`3 skipped (2 truncated, 1 wrong Content-Length)`, or '' when none was."""
+        total = sum(self.skipped.values())
+        if not total:
+            return ""
+        parts = ", ".join(f"{n} {reason}" for reason, n in sorted(self.skipped.items()))
+        return f"{total} skipped ({parts})"
+
+
+@dataclass(slots=True)
+class PageCapture:
+    """One archived page as pass 1 saw it: no body (see `read_capture`)."""
+
+    url: str
+    key: str  # the URL normalized (url_key): what feed entries are matched on
+    captured_at: float  # WARC-Date, POSIX time
+    ref: RecordRef  # the response holding the body (the original of a revisit)
+    record_id: str
+    site: str = ""  # set by group_sites
+    article: str = ""  # the article's key, as the note or the URL says
+
+
+@dataclass(slots=True)
+class FeedEntryLink:
+    """A feed entry found in the archive: the evidence that a page is an article of a site."""
+
+    feed_url: str
+    link: str  # url_key of the entry's link
+    guid: str | None = None
+    title: str | None = None
+    author: str | None = None
+    published: float | None = None
+    comment_rss: str | None = None  # url_key of wfw:commentRss
+    to_comment: bool = False  # the link points at a comment (#comment-5): a comment feed's entry
+
+
+@dataclass(slots=True)
+class FeedCapture:
+    url: str
+    key: str
+    captured_at: float
+    ref: RecordRef
+    record_id: str
+    entries: list[FeedEntryLink]
+
+
+@dataclass(slots=True)
+class Capture:
+    """A page read back from the archive."""
+
+    url: str
+    status: int
+    headers: dict[str, list[str]]
+    body: bytes
+    captured_at: float
+
+
+def url_key(url: str) -> str:
+    """The form in which archived page URLs and feed entry links are compared (no fragment, sorted query)."""
+    try:
+        parts = urlsplit(url.strip())
+        lowered = parts._replace(scheme=parts.scheme.lower(), netloc=parts.netloc.lower(), fragment="").geturl()
+        return canonicalize_url(lowered, keep_fragments=False)
+    except ValueError:
+        return url.strip()
+
+
+def _when(text: str | None) -> float:
+    if not text:
+        return 0.0
+    try:
+        return datetime.fromisoformat(text.strip().replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return 0.0
+
+
+def _http_headers(record: ArcWarcRecord) -> tuple[int, dict[str, list[str]]]:
+    if record.http_headers is None:
+        return 0, {}
+    try:
+        status = int(record.http_headers.get_statuscode() or 0)
+    except ValueError:
+        status = 0
+    headers: dict[str, list[str]] = {}
+    for name, value in record.http_headers.headers:
+        headers.setdefault(name, []).append(value)
+    return status, headers
+
+
+def _content_type(headers: dict[str, list[str]]) -> str:
+    for name, values in headers.items():
+        if name.lower() == "content-type" and values:
+            return values[0].lower()
+    return ""
+
+
+def _kind(content_type: str, head: bytes) -> str | None:
+    """'page', 'feed' or None (neither) by Content-Type, else by the body's start."""
+    if "html" in content_type:
+        return "page"
+    if any(t in content_type for t in ("rss", "atom", "rdf", "xml")):
+        return "feed"
+    start = head[:512].lstrip().lower()
+    if start.startswith((b"<!doctype html", b"<html")):
+        return "page"
+    if b"<rss" in start or b"<feed" in start or b"<rdf:rdf" in start:
+        return "feed"
+    return None
+
+
+@dataclass(slots=True)
+class RawRecord:
+    """A sound record with its content read (HTTP body for responses)."""
+
+    offset: int
+    record: ArcWarcRecord
+    body: bytes
+
+
+def _next_start(fh: Any, after: int, gz: bool) -> int | None:
+    """The offset of the next record start at or after `after` (a gzip member, or a `WARC/1.` line)."""
+    magic = _GZIP_MAGIC if gz else _WARC_LINE
+    pos = after
+    while True:
+        fh.seek(pos)
+        chunk = fh.read(_SCAN + len(magic))
+        if len(chunk) < len(magic):
+            return None
+        found = chunk.find(magic)
+        if found >= 0 and (gz or found == 0 or chunk[found - 1 : found] == b"\n"):
+            return pos + found
+        if found >= 0:  # `WARC/1.` inside a line: look further
+            pos += found + 1
+            continue
+        pos += _SCAN
+
+
+def is_whole_gzip(path: str) -> bool:
+    """One gzip stream over many records (not the standard gzip per record): its first member
+    holds a second record's start. Reads at most a few MB."""
+    with open(path, "rb") as fh:
+        if fh.read(3) != _GZIP_MAGIC:
+            return False
+        fh.seek(0)
+        inflate = zlib.decompressobj(31)
+        seen = b""
+        while not inflate.eof and len(seen) < _WHOLE_PROBE:
+            chunk = fh.read(1 << 16)
+            if not chunk:
+                break
+            try:
+                seen += inflate.decompress(chunk)
+            except zlib.error:
+                return False
+            if b"\nWARC/1." in seen:
+                return True
+    return False
+
+
+def _open(path: str, whole: bool) -> IO[bytes]:
+    # A whole-gzip file is read through gzip's own seekable stream (seeking back re-reads from the start).
+    return gzip.open(path, "rb") if whole else open(path, "rb")  # type: ignore[return-value]
+
+
+def iter_records(
+    path: str, tally: ReadTally, start: int = 0, limit: int | None = None, whole: bool = False
+) -> Iterator[RawRecord]:
+    """The file's sound records from `start` (at most `limit`), damaged ones counted in `tally.skipped`."""
+    with _open(path, whole) as fh:
+        gz = not whole and fh.read(3) == _GZIP_MAGIC
+        offset: int | None = start
+        given = 0
+        while offset is not None:
+            fh.seek(offset)
+            it = _Iterator(fh, arc2warc=True)
+            try:
+                for record in it:
+                    errors = it.err_count
+                    wanted = record.rec_type in ("response", "revisit", "metadata", "resource")
+                    body = record.content_stream().read() if wanted else b""
+                    it.read_to_end()  # the rest of the block, then the blank lines after it
+                    at = it.get_record_offset()
+                    damage = (
+                        "truncated"  # the file ended before the block's Content-Length
+                        if getattr(record.raw_stream, "limit", 0)
+                        else "wrong Content-Length"  # the next record does not start where it says
+                        if it.err_count > errors
+                        else None
+                    )
+                    if damage is not None:
+                        # A Content-Length too long swallowed the records after it: look for them.
+                        tally.skipped[damage] += 1
+                        offset = _next_start(fh, at + 1, gz)
+                        break
+                    yield RawRecord(at, record, body)
+                    given += 1
+                    if limit is not None and given >= limit:
+                        return
+                else:
+                    offset = None
+            except _DAMAGE:
+                tally.skipped["unreadable"] += 1
+                offset = _next_start(fh, max(it.offset, offset) + 1, gz)
+
+
+def read_feed(body: bytes, url: str, headers: dict[str, list[str]]) -> list[FeedEntryLink]:
+    """The entries of a feed (link, guid, title, publication, comment feed); [] for what is not one."""
+    flat = {k.lower(): v[0] for k, v in headers.items() if v}
+    try:
+        data = feedparser.parse(io.BytesIO(body), response_headers={"content-location": url, **flat})
+    except Exception:  # feedparser is robust; one odd feed must not stop an archive
+        return []
+    out = []
+    for raw in data.get("entries") or []:
+        link = raw.get("link")
+        if not link:
+            continue
+        parsed = dict.get(raw, "published_parsed") or dict.get(raw, "updated_parsed")
+        comments = raw.get("wfw_commentrss")
+        out.append(
+            FeedEntryLink(
+                feed_url=url,
+                link=url_key(str(link)),
+                guid=raw.get("id") or None,
+                title=" ".join(str(raw.get("title") or "").split()) or None,
+                author=raw.get("author") or None,
+                published=float(calendar.timegm(parsed)) if parsed else None,
+                comment_rss=url_key(str(comments)) if comments else None,
+                to_comment="#comment" in str(link) or "/comment" in urlsplit(str(link)).path,
+            )
+        )
+    return out
+
+
+def _note(body: bytes) -> dict[str, str]:
+    fields: dict[str, str] = {}
+    for line in body.decode("utf-8", "replace").splitlines():
+        name, sep, value = line.partition(":")
+        if sep and name.strip() in NOTE_FIELDS:
+            fields[name.strip()] = value.strip()
+    return fields
+
+
+@dataclass
+class ArchiveIndex:
+    """Pass 1 over archive files: pages and feeds by reference, notes, what was skipped."""
+
+    pages: list[PageCapture] = field(default_factory=list)
+    feeds: list[FeedCapture] = field(default_factory=list)
+    notes: dict[str, dict[str, str]] = field(default_factory=dict)  # response record id -> note
+    tally: ReadTally = field(default_factory=ReadTally)
+    originals: dict[str, tuple[str, RecordRef]] = field(default_factory=dict)  # payload digest -> kind, ref
+    by_uri_date: dict[tuple[str, str], tuple[str, RecordRef]] = field(default_factory=dict)
+
+    def add_file(self, path: str | Path) -> ReadTally:
+        """Index one file; returns what it held (also added to `self.tally`)."""
+        tally = ReadTally(files=1)
+        whole = is_whole_gzip(str(path))
+        for raw in iter_records(str(path), tally, whole=whole):
+            tally.records += 1
+            self._add(str(path), whole, raw, tally)
+        self.tally.merge(tally)
+        return tally
+
+    def merge(self, other: ArchiveIndex) -> None:
+        """Add another index's findings (files indexed elsewhere, e.g. on a Dask worker)."""
+        self.pages += other.pages
+        self.feeds += other.feeds
+        self.notes.update(other.notes)
+        self.originals.update(other.originals)
+        self.by_uri_date.update(other.by_uri_date)
+        self.tally.merge(other.tally)
+
+    def _add(self, path: str, whole: bool, raw: RawRecord, tally: ReadTally) -> None:
+        rec = raw.record
+        headers = rec.rec_headers
+        if rec.rec_type == "metadata":
+            target = headers.get_header("WARC-Concurrent-To")
+            if target:
+                self.notes[target.strip()] = _note(raw.body)
+            return
+        uri = (headers.get_header("WARC-Target-URI") or "").strip().strip("<>")
+        if urlsplit(uri).scheme.lower() not in ("http", "https"):
+            return
+        when = _when(headers.get_header("WARC-Date"))
+        record_id = (headers.get_header("WARC-Record-ID") or "").strip()
+        ref = RecordRef(path, raw.offset, whole)
+        if rec.rec_type == "revisit":
+            found = self._original(rec)
+            if found is None:
+                tally.skipped["revisit without its original"] += 1
+                return
+            tally.revisits += 1
+            kind, ref = found
+        elif rec.rec_type == "response":
+            status, http = _http_headers(rec)
+            sniffed = _kind(_content_type(http), raw.body) if status == 200 else None
+            if sniffed is None:
+                return
+            kind = sniffed
+            digest = headers.get_header("WARC-Payload-Digest")
+            if digest:
+                self.originals[digest.strip()] = (kind, ref)
+            self.by_uri_date[(uri, headers.get_header("WARC-Date") or "")] = (kind, ref)
+        else:
+            return
+        if kind == "page":
+            tally.pages += 1
+            self.pages.append(PageCapture(uri, url_key(uri), when, ref, record_id))
+        else:
+            tally.feeds += 1
+            body = raw.body if rec.rec_type == "response" else read_capture(ref).body
+            entries = read_feed(body, uri, _http_headers(rec)[1])
+            self.feeds.append(FeedCapture(uri, url_key(uri), when, ref, record_id, entries))
+
+    def _original(self, rec: ArcWarcRecord) -> tuple[str, RecordRef] | None:
+        digest = (rec.rec_headers.get_header("WARC-Payload-Digest") or "").strip()
+        if digest in self.originals:
+            return self.originals[digest]
+        uri = (rec.rec_headers.get_header("WARC-Refers-To-Target-URI") or "").strip()
+        return self.by_uri_date.get((uri, rec.rec_headers.get_header("WARC-Refers-To-Date") or ""))
+
+
+def read_capture(ref: RecordRef, url: str | None = None, captured_at: float | None = None) -> Capture:
+    """The response at `ref` (its URL and time replaced by a revisit's, when given)."""
+    tally = ReadTally()
+    for raw in iter_records(ref.path, tally, start=ref.offset, limit=1, whole=ref.whole):
+        status, headers = _http_headers(raw.record)
+        uri = (raw.record.rec_headers.get_header("WARC-Target-URI") or "").strip().strip("<>")
+        when = _when(raw.record.rec_headers.get_header("WARC-Date"))
+        return Capture(url or uri, status, headers, raw.body, when if captured_at is None else captured_at)
+    raise ValueError(f"{ref.path}: no readable record at offset {ref.offset}")
+
+
+def comment_feed_keys(index: ArchiveIndex) -> dict[str, str]:
+    """url_key of each comment feed an entry announces (wfw:commentRss) -> the article's url_key."""
+    return {e.comment_rss: e.link for f in index.feeds for e in f.entries if e.comment_rss}
+
+
+def site_feeds(index: ArchiveIndex) -> list[FeedCapture]:
+    """The feeds that list a blog's articles: not comment feeds (announced by an entry, or whose
+    entries link to comments), the blog's own feed before its category feeds (fewest path segments)."""
+    comment_feeds = comment_feed_keys(index)
+    feeds = [
+        f
+        for f in index.feeds
+        if f.key not in comment_feeds
+        and index.notes.get(f.record_id, {}).get("kind") != "comment-feed"
+        and f.entries
+        and sum(e.to_comment for e in f.entries) * 2 < len(f.entries)
+    ]
+    return sorted(feeds, key=lambda f: (len(site_root_segments(f.url)), f.key, f.captured_at))
+
+
+# Path segments and query names of a blog's listing pages (home, archives, categories, search): no article.
+_LISTING_SEGMENTS = frozenset({"category", "categories", "tag", "tags", "author", "page", "search", "feed", "comments"})
+_LISTING_QUERY = ("s=", "paged=", "cat=", "tag=", "author=", "m=")
+
+
+def is_listing(key: str, roots: set[str]) -> bool:
+    """A blog's home, archive, category, tag, author or search page, not an article."""
+    parts = urlsplit(key)
+    segments = [s.lower() for s in parts.path.split("/") if s]
+    if key in roots or (not segments and not parts.query):
+        return True
+    return bool(_LISTING_SEGMENTS.intersection(segments)) or any(
+        q.startswith(_LISTING_QUERY) for q in parts.query.split("&")
+    )
+
+
+def group_sites(index: ArchiveIndex) -> dict[str, list[PageCapture]]:
+    """Each page's site and article key, and the pages by site (oldest capture first). See docs:
+    a note written by the export wins; else the site of the first site feed listing the page (feeds
+    are named as the crawl names them, extractor.sitekeys); else the site whose root (a feed's
+    URL without its feed-ish tail) is the longest prefix of the page's URL on its host; else the
+    host (with its port) is the site. Listing pages (is_listing) that no feed entry names are left
+    out (counted in `index.tally.listings`), as the crawl fetches articles only."""
+    entry_site: dict[str, str] = {}
+    roots: list[tuple[str, str]] = []  # (url_key of the blog's root, site)
+    for feed in site_feeds(index):
+        site = default_site_name(feed.url)
+        parts = urlsplit(feed.key)
+        root = f"{parts.scheme}://{parts.netloc}/" + "".join(s + "/" for s in site_root_segments(feed.url))
+        roots.append((root, site))
+        for entry in feed.entries:
+            entry_site.setdefault(entry.link, site)
+    roots.sort(key=lambda r: -len(r[0]))
+    root_keys = {root for root, _site in roots}
+    sites: dict[str, list[PageCapture]] = {}
+    index.tally.listings = 0
+    for page in index.pages:
+        note = index.notes.get(page.record_id, {})
+        if not note and page.key not in entry_site and is_listing(page.key, root_keys):
+            index.tally.listings += 1
+            continue
+        page.article = note.get("article") or page.key
+        page.site = note.get("site") or entry_site.get(page.key) or _by_root(page.key, roots)
+        sites.setdefault(page.site, []).append(page)
+    for pages in sites.values():
+        pages.sort(key=lambda p: (p.captured_at, p.ref.path, p.ref.offset))
+    return dict(sorted(sites.items()))
+
+
+def _by_root(key: str, roots: list[tuple[str, str]]) -> str:
+    for root, site in roots:
+        if key.startswith(root):
+            return site
+    parts = urlsplit(key)
+    return default_site_name(f"{parts.scheme}://{parts.netloc}/")
+
+
+def feed_entries(index: ArchiveIndex) -> dict[str, FeedEntryLink]:
+    """url_key of an article -> the entry of the first site feed listing it (as group_sites chose)."""
+    found: dict[str, FeedEntryLink] = {}
+    for feed in site_feeds(index):
+        for entry in feed.entries:
+            found.setdefault(entry.link, entry)
+    return found

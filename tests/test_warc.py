@@ -1,0 +1,145 @@
+"""Reading web archives (extractor.warc, `python -m extractor warc`): WARC files written by warcio's
+writer from a local farm blog's real HTTP responses; revisits resolved; a truncated gzip member and
+a wrong Content-Length cost only their own record, and are reported."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import json
+import subprocess
+import sys
+import time
+import urllib.request
+from base64 import b32encode
+from pathlib import Path
+
+from crawl_helpers import PROJECT, _env
+from warcio.statusandheaders import StatusAndHeaders
+from warcio.warcwriter import WARCWriter
+
+from extractor.sitekeys import default_site_name
+from extractor.warc import ArchiveIndex, group_sites, read_capture
+from farm import BlogFarm
+
+HOUR = 3600.0
+
+
+def fetch(url: str) -> tuple[int, list[tuple[str, str]], bytes]:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return response.status, list(response.headers.items()), response.read()
+
+
+def blog_fetches(farm: BlogFarm, articles: int = 6) -> tuple[str, list[tuple[str, int, list[tuple[str, str]], bytes]]]:
+    """(feed URL, [(url, status, headers, body)]): the feed, then every article page, fetched over HTTP."""
+    now = time.time()
+    farm.clock.set(now)
+    blog = farm.add_generated_blog("gen", articles=articles, start=now - 48 * HOUR, interval=HOUR, seed=7)
+    feed = blog.url("/feed/")
+    fetched = [(feed, *fetch(feed))]
+    for article in blog.articles:
+        fetched.append((article.url, *fetch(article.url)))
+    return feed, fetched
+
+
+def _digest(body: bytes) -> str:
+    return "sha1:" + b32encode(hashlib.sha1(body).digest()).decode()
+
+
+def records(fetched: list[tuple[str, int, list[tuple[str, str]], bytes]], *, gz: bool) -> list[bytes]:
+    """Each fetch as one WARC response record (its own gzip member when `gz`), then a revisit of the
+    second article page a day later: the bytes of each record, in order."""
+    out = []
+    for url, status, headers, body in fetched:
+        buffer = io.BytesIO()
+        writer = WARCWriter(buffer, gzip=gz, warc_version="1.1")
+        http = StatusAndHeaders(f"{status} OK", headers, protocol="HTTP/1.1")
+        record = writer.create_warc_record(url, "response", payload=io.BytesIO(body), http_headers=http)
+        writer.write_record(record)
+        out.append(buffer.getvalue())
+    url, _status, headers, body = fetched[2]
+    buffer = io.BytesIO()
+    writer = WARCWriter(buffer, gzip=gz, warc_version="1.1")
+    revisit = writer.create_revisit_record(url, _digest(body), url, "2026-01-01T00:00:00Z")
+    writer.write_record(revisit)
+    out.append(buffer.getvalue())
+    return out
+
+
+def run_warc_cli(*paths: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "extractor", "warc", *map(str, paths)],
+        cwd=PROJECT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=_env(),
+    )
+
+
+def test_pages_grouped_by_the_feed_site_revisit_resolved_bodies_read_back(farm: BlogFarm, tmp_path: Path) -> None:
+    feed, fetched = blog_fetches(farm)
+    path = tmp_path / "blog.warc.gz"
+    path.write_bytes(b"".join(records(fetched, gz=True)))
+    index = ArchiveIndex()
+    tally = index.add_file(path)
+    assert (tally.records, tally.pages, tally.feeds, tally.revisits, dict(tally.skipped)) == (8, 7, 1, 1, {})
+    sites = group_sites(index)
+    assert list(sites) == [default_site_name(feed)]  # the name the crawl gives the feed's site
+    pages = sites[default_site_name(feed)]
+    assert len(pages) == 7  # six articles, and the revisit of one as a later capture
+    bodies = {url: body for url, _s, _h, body in fetched}
+    for page in pages:
+        assert read_capture(page.ref, page.url, page.captured_at).body == bodies[page.url]
+    revisited = [p for p in pages if p.url == fetched[2][0]]
+    assert len(revisited) == 2 and revisited[1].captured_at > revisited[0].captured_at
+
+
+def test_extractor_cli_reads_whole_gzip_and_plain_warc_alike(farm: BlogFarm, tmp_path: Path) -> None:
+    _feed, fetched = blog_fetches(farm)
+    plain = tmp_path / "blog.warc"
+    plain.write_bytes(b"".join(records(fetched, gz=False)))
+    whole = tmp_path / "whole.warc.gz"  # one gzip stream over every record, as some tools write
+    whole.write_bytes(gzip.compress(plain.read_bytes()))
+    outputs = []
+    for path in (plain, whole):
+        done = run_warc_cli(path)
+        assert done.returncode == 0, done.stderr
+        assert "skipped" not in done.stderr
+        rows = [json.loads(line) for line in done.stdout.splitlines()]
+        assert len(rows) == 7 and all(r["post"] and r["error"] is None for r in rows)
+        outputs.append(rows)
+    assert outputs[0] == outputs[1]
+    assert sum(len(r["comments"]) for r in outputs[0]) > 0
+
+
+def test_damaged_records_are_skipped_and_reported_the_rest_imported(farm: BlogFarm, tmp_path: Path) -> None:
+    _feed, fetched = blog_fetches(farm)
+    members = records(fetched, gz=True)
+    members[3] = members[3][: len(members[3]) // 2]  # a gzip member cut short: the third article
+    cut = tmp_path / "cut.warc.gz"
+    cut.write_bytes(b"".join(members))
+    plain = records(fetched, gz=False)
+    wrong = plain[4].replace(b"Content-Length: ", b"Content-Length: 1", 1)  # ten times and more too long
+    assert wrong != plain[4]
+    bad_length = tmp_path / "length.warc"
+    bad_length.write_bytes(b"".join([*plain[:4], wrong, *plain[5:]]))
+    for path, reason in ((cut, "unreadable"), (bad_length, "wrong Content-Length")):
+        done = run_warc_cli(path)
+        assert done.returncode == 0, done.stderr
+        assert "Traceback" not in done.stderr
+        rows = [json.loads(line) for line in done.stdout.splitlines()]
+        urls = {r["url"] for r in rows}
+        lost = fetched[3][0] if path == cut else fetched[4][0]
+        assert lost not in urls, path
+        assert {u for u, *_ in fetched[1:]} - urls == {lost}, path  # every other article is there
+        assert "warning: " in done.stderr and reason in done.stderr, done.stderr
+
+
+def test_a_file_that_is_no_archive_is_one_line_and_exit_1(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.warc"
+    junk.write_bytes(b"<html>not an archive</html>\n" * 20)
+    done = run_warc_cli(junk)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr and "1 skipped (1 unreadable)" in done.stderr
