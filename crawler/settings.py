@@ -66,7 +66,14 @@ DOWNLOADER_MIDDLEWARES = {"crawler.middlewares.CrawlDelayMiddleware": 110}
 LOG_FORMATTER = "crawler.outcome.StoreFaultLogFormatter"
 EXTENSIONS = {"crawler.middlewares.QuietDuplicateErrorsExtension": 0}
 # Persist first; then batches per site and extraction, off the reactor (pipelines.extract).
-ITEM_PIPELINES = {"pipelines.persist.PersistPagePipeline": 100, "pipelines.extract.ExtractPipeline": 200}
+ITEM_PIPELINES = {
+    "pipelines.persist.PersistPagePipeline": 100,
+    "pipelines.warcpipeline.WarcPipeline": 150,  # only with BLOGS_WARC_DIR
+    "pipelines.extract.ExtractPipeline": 200,
+}
+# Also write every stored page as WARC into this folder (pipelines.warcpipeline), files rotated at this size.
+BLOGS_WARC_DIR = ""
+BLOGS_WARC_MAX_SIZE = 1 << 30
 # `scrapy sites|posts|comments|search|export|reextract` (commands), and `scrapy crawl`
 # itself (commands/crawl.py: lock first, summary last, exit codes).
 COMMANDS_MODULE = "commands"

@@ -63,8 +63,11 @@ def wget_warc(farm: BlogFarm, out: Path, articles: int = 14) -> tuple[str, list[
     urls = [a.url for a in blog.articles]
     capture = [blog.url("/"), blog.url("/feed/"), *urls, *(u + "feed/" for u in urls)]
     done = subprocess.run(
-        ["wget", "--no-verbose", "-e", "robots=off", "--delete-after", "--no-directories", "--tries=1"]
-        + [f"--warc-file={out.with_suffix('').with_suffix('')}", *capture],
+        [
+            *("wget", "--no-verbose", "-e", "robots=off", "--delete-after", "--no-directories", "--tries=1"),
+            f"--warc-file={out.with_suffix('').with_suffix('')}",
+            *capture,
+        ],
         cwd=out.parent,
         capture_output=True,
         text=True,
@@ -107,7 +110,7 @@ def test_missing_file_is_one_line_exit_2_and_nothing_written(tmp_path: Path) -> 
     assert not db.exists()
 
 
-def crawled_store(farm: BlogFarm, tmp_path: Path) -> Path:
+def crawled_store(farm: BlogFarm, tmp_path: Path, settings: dict[str, str] | None = None) -> Path:
     now = time.time()
     farm.clock.set(now)
     blogs = [
@@ -116,7 +119,7 @@ def crawled_store(farm: BlogFarm, tmp_path: Path) -> Path:
     ]
     feeds = write_feeds(tmp_path / "feeds.txt", [b.feed_line() for b in blogs])
     db = tmp_path / "crawled.db"
-    result = run_crawl(feeds, db, clock=farm.clock, timeout=180)
+    result = run_crawl(feeds, db, settings=settings, clock=farm.clock, timeout=180)
     assert result.returncode == 0, result.stderr[-3000:]
     return db
 
@@ -160,3 +163,21 @@ def test_import_on_a_local_dask_cluster_gives_the_single_process_rows(farm: Blog
     for name, sql in {**PAGES_AND_COMMENTS, "snapshots": "SELECT * FROM snapshots ORDER BY id"}.items():
         assert rows(dask, sql) == rows(single, sql), name
     assert len(rows(dask, "SELECT DISTINCT site FROM posts")) == 3
+
+
+@pytest.mark.slow
+def test_the_crawl_writes_warc_as_it_goes_rotated_by_size(farm: BlogFarm, tmp_path: Path) -> None:
+    folder = tmp_path / "warc"
+    crawled = crawled_store(farm, tmp_path, {"BLOGS_WARC_DIR": str(folder), "BLOGS_WARC_MAX_SIZE": "40000"})
+    files = sorted(folder.iterdir())
+    assert len(files) > 2 and all(f.name.endswith(".warc.gz") for f in files)  # rotated; none left .open
+    responses = 0
+    for path in files:
+        with path.open("rb") as fh:
+            responses += sum(r.rec_type == "response" for r in ArchiveIterator(fh))
+    stored = rows(crawled, "SELECT (SELECT COUNT(*) FROM snapshots) + (SELECT COUNT(*) FROM comment_feed_fetches)")
+    assert responses == stored[0][0]
+    fresh = tmp_path / "fresh.db"
+    scrapy(fresh, "import-warc", *map(str, files))
+    for name, sql in PAGES_AND_COMMENTS.items():
+        assert rows(fresh, sql) == rows(crawled, sql), name
