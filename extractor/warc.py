@@ -26,7 +26,7 @@ import gzip
 import io
 import zlib
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -44,6 +44,7 @@ from .sitekeys import default_site_name, site_root_segments
 _GZIP_MAGIC = b"\x1f\x8b\x08"
 _WARC_LINE = b"WARC/1."
 _SCAN = 1 << 20
+_BLOCK = 1 << 16  # bytes per read: fewer buffer refills than warcio's 16 KiB
 _WHOLE_PROBE = 8 << 20  # decompressed bytes is_whole_gzip looks at
 # What a damaged record raises in warcio, zlib or gzip: counted and skipped, never a crash.
 _DAMAGE = (ArchiveLoadFailed, EOFError, zlib.error, OSError, ValueError, IndexError, KeyError)
@@ -249,45 +250,72 @@ def _open(path: str, whole: bool) -> IO[bytes]:
     return gzip.open(path, "rb") if whole else open(path, "rb")  # type: ignore[return-value]
 
 
+def _body_wanted(record: ArcWarcRecord) -> bool:
+    return record.rec_type in ("response", "revisit", "metadata", "resource")
+
+
+def _body_needed_to_index(record: ArcWarcRecord) -> bool:
+    """Pass 1 reads bodies of metadata and of responses that may be feeds; an HTML page's body is
+    only read in pass 2 (the block is still decompressed to find the next record, not copied)."""
+    if record.rec_type == "metadata":
+        return True
+    if record.rec_type != "response":
+        return False
+    _status, headers = _http_headers(record)
+    return "html" not in _content_type(headers)
+
+
 def iter_records(
-    path: str, tally: ReadTally, start: int = 0, limit: int | None = None, whole: bool = False
+    path: str,
+    tally: ReadTally,
+    start: int = 0,
+    limit: int | None = None,
+    whole: bool = False,
+    body: Callable[[ArcWarcRecord], bool] = _body_wanted,
 ) -> Iterator[RawRecord]:
-    """The file's sound records from `start` (at most `limit`), damaged ones counted in `tally.skipped`."""
+    """The file's sound records from `start` (at most `limit`), damaged ones counted in `tally.skipped`;
+    their content read when `body(record)`."""
     with _open(path, whole) as fh:
+        fh.seek(0)
         gz = not whole and fh.read(3) == _GZIP_MAGIC
-        offset: int | None = start
-        given = 0
-        while offset is not None:
-            fh.seek(offset)
-            it = _Iterator(fh, arc2warc=True)
-            try:
-                for record in it:
-                    errors = it.err_count
-                    wanted = record.rec_type in ("response", "revisit", "metadata", "resource")
-                    body = record.content_stream().read() if wanted else b""
-                    it.read_to_end()  # the rest of the block, then the blank lines after it
-                    at = it.get_record_offset()
-                    damage = (
-                        "truncated"  # the file ended before the block's Content-Length
-                        if getattr(record.raw_stream, "limit", 0)
-                        else "wrong Content-Length"  # the next record does not start where it says
-                        if it.err_count > errors
-                        else None
-                    )
-                    if damage is not None:
-                        # A Content-Length too long swallowed the records after it: look for them.
-                        tally.skipped[damage] += 1
-                        offset = _next_start(fh, at + 1, gz)
-                        break
-                    yield RawRecord(at, record, body)
-                    given += 1
-                    if limit is not None and given >= limit:
-                        return
-                else:
-                    offset = None
-            except _DAMAGE:
-                tally.skipped["unreadable"] += 1
-                offset = _next_start(fh, max(it.offset, offset) + 1, gz)
+        yield from _records(fh, gz, tally, start, limit, body)
+
+
+def _records(
+    fh: IO[bytes], gz: bool, tally: ReadTally, start: int, limit: int | None, body: Callable[[ArcWarcRecord], bool]
+) -> Iterator[RawRecord]:
+    offset: int | None = start
+    given = 0
+    while offset is not None:
+        fh.seek(offset)
+        it = _Iterator(fh, arc2warc=True, block_size=_BLOCK)
+        try:
+            for record in it:
+                errors = it.err_count
+                content = record.content_stream().read() if body(record) else b""
+                it.read_to_end()  # the rest of the block, then the blank lines after it
+                at = it.get_record_offset()
+                damage = (
+                    "truncated"  # the file ended before the block's Content-Length
+                    if getattr(record.raw_stream, "limit", 0)
+                    else "wrong Content-Length"  # the next record does not start where it says
+                    if it.err_count > errors
+                    else None
+                )
+                if damage is not None:
+                    # A Content-Length too long swallowed the records after it: look for them.
+                    tally.skipped[damage] += 1
+                    offset = _next_start(fh, at + 1, gz)
+                    break
+                yield RawRecord(at, record, content)
+                given += 1
+                if limit is not None and given >= limit:
+                    return
+            else:
+                offset = None
+        except _DAMAGE:
+            tally.skipped["unreadable"] += 1
+            offset = _next_start(fh, max(it.offset, offset) + 1, gz)
 
 
 def read_feed(body: bytes, url: str, headers: dict[str, list[str]]) -> list[FeedEntryLink]:
@@ -343,7 +371,7 @@ class ArchiveIndex:
         """Index one file; returns what it held (also added to `self.tally`)."""
         tally = ReadTally(files=1)
         whole = is_whole_gzip(str(path))
-        for raw in iter_records(str(path), tally, whole=whole):
+        for raw in iter_records(str(path), tally, whole=whole, body=_body_needed_to_index):
             tally.records += 1
             self._add(str(path), whole, raw, tally)
         self.tally.merge(tally)
@@ -408,15 +436,45 @@ class ArchiveIndex:
         return self.by_uri_date.get((uri, rec.rec_headers.get_header("WARC-Refers-To-Date") or ""))
 
 
+class CaptureReader:
+    """Pass 2: captures read again by reference, each file kept open while the reader is.
+
+    with CaptureReader() as reader: capture = reader.read(page.ref, page.url, page.captured_at)
+    """
+
+    def __init__(self) -> None:
+        self.files: dict[tuple[str, bool], tuple[IO[bytes], bool]] = {}
+
+    def __enter__(self) -> CaptureReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        for fh, _gz in self.files.values():
+            fh.close()
+        self.files.clear()
+
+    def read(self, ref: RecordRef, url: str | None = None, captured_at: float | None = None) -> Capture:
+        """The response at `ref` (its URL and time replaced by a revisit's, when given)."""
+        key = (ref.path, ref.whole)
+        if key not in self.files:
+            fh = _open(ref.path, ref.whole)
+            self.files[key] = (fh, not ref.whole and fh.read(3) == _GZIP_MAGIC)
+        fh, gz = self.files[key]
+        for raw in _records(fh, gz, ReadTally(), ref.offset, 1, _body_wanted):
+            status, headers = _http_headers(raw.record)
+            uri = (raw.record.rec_headers.get_header("WARC-Target-URI") or "").strip().strip("<>")
+            when = _when(raw.record.rec_headers.get_header("WARC-Date"))
+            return Capture(url or uri, status, headers, raw.body, when if captured_at is None else captured_at)
+        raise ValueError(f"{ref.path}: no readable record at offset {ref.offset}")
+
+
 def read_capture(ref: RecordRef, url: str | None = None, captured_at: float | None = None) -> Capture:
-    """The response at `ref` (its URL and time replaced by a revisit's, when given)."""
-    tally = ReadTally()
-    for raw in iter_records(ref.path, tally, start=ref.offset, limit=1, whole=ref.whole):
-        status, headers = _http_headers(raw.record)
-        uri = (raw.record.rec_headers.get_header("WARC-Target-URI") or "").strip().strip("<>")
-        when = _when(raw.record.rec_headers.get_header("WARC-Date"))
-        return Capture(url or uri, status, headers, raw.body, when if captured_at is None else captured_at)
-    raise ValueError(f"{ref.path}: no readable record at offset {ref.offset}")
+    """One capture read again (CaptureReader.read, the file opened for it alone)."""
+    with CaptureReader() as reader:
+        return reader.read(ref, url, captured_at)
 
 
 def comment_feed_keys(index: ArchiveIndex) -> dict[str, str]:

@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 
 from .pipeline import Page, PageExtraction
 from .profile import SiteProfile, extract_and_learn
-from .warc import ArchiveIndex, PageCapture, ReadTally, feed_entries, group_sites, read_capture
+from .warc import ArchiveIndex, CaptureReader, PageCapture, ReadTally, feed_entries, group_sites
 
 
 def _row(site: str, page: PageCapture, result: PageExtraction) -> dict[str, object]:
@@ -36,13 +36,13 @@ def _row(site: str, page: PageCapture, result: PageExtraction) -> dict[str, obje
     }
 
 
-def _page(capture: PageCapture) -> Page:
-    read = read_capture(capture.ref, capture.url, capture.captured_at)
+def _page(reader: CaptureReader, capture: PageCapture) -> Page:
+    read = reader.read(capture.ref, capture.url, capture.captured_at)
     return Page(read.url, read.body, read.headers)
 
 
 def extract_site_captures(
-    site: str, pages: Sequence[PageCapture], published: dict[str, float], batch_size: int
+    reader: CaptureReader, site: str, pages: Sequence[PageCapture], published: dict[str, float], batch_size: int
 ) -> Iterator[dict[str, object]]:
     """One site's rows: first captures in sets of `batch_size`, later ones with the newest profile."""
     firsts: dict[str, PageCapture] = {}
@@ -56,12 +56,12 @@ def extract_site_captures(
     profile: SiteProfile | None = None
     for start in range(0, len(ordered), batch_size):
         chunk = ordered[start : start + batch_size]
-        results, profile = extract_and_learn([_page(p) for p in chunk])
+        results, profile = extract_and_learn([_page(reader, p) for p in chunk])
         for page, result in zip(chunk, results, strict=True):
             yield _row(site, page, result)
     for page in later:
         assert profile is not None  # every later capture has a first one
-        yield _row(site, page, profile.extract(_page(page)))
+        yield _row(site, page, profile.extract(_page(reader, page)))
 
 
 def extract_archives(paths: Sequence[str], batch_size: int = 10, tally: ReadTally | None = None) -> Iterator[dict]:
@@ -72,8 +72,9 @@ def extract_archives(paths: Sequence[str], batch_size: int = 10, tally: ReadTall
     if tally is not None:
         tally.merge(index.tally)
     published = {key: e.published for key, e in feed_entries(index).items() if e.published is not None}
-    for site, pages in group_sites(index).items():
-        yield from extract_site_captures(site, pages, published, max(2, batch_size))
+    with CaptureReader() as reader:
+        for site, pages in group_sites(index).items():
+            yield from extract_site_captures(reader, site, pages, published, max(2, batch_size))
 
 
 def cmd_warc(a: argparse.Namespace) -> int:

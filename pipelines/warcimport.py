@@ -30,13 +30,13 @@ from pathlib import Path
 
 from extractor.warc import (
     ArchiveIndex,
+    CaptureReader,
     PageCapture,
     ReadTally,
     RecordRef,
     comment_feed_keys,
     feed_entries,
     group_sites,
-    read_capture,
 )
 from pipelines import jobs
 from pipelines.reextract import prepare
@@ -220,10 +220,17 @@ def store_file(store: StoreBackend, plan: ImportPlan, archive: ArchiveFile) -> t
     pages = plan.pages.get(archive.path, [])
     feeds = plan.comment_feeds.get(archive.path, [])
     now = time.time()
+    with CaptureReader() as reader:
+        _store_pages(store, reader, pages, now)
+        _store_feeds_and_record(store, reader, plan, archive, now)
+    return len(pages), len(feeds)
+
+
+def _store_pages(store: StoreBackend, reader: CaptureReader, pages: list[ArchivedPage], now: float) -> None:
     for start in range(0, len(pages), _WRITE_CHUNK):
         with store.transaction() as db:
             for page in pages[start : start + _WRITE_CHUNK]:
-                capture = read_capture(page.ref, page.url, page.captured_at)
+                capture = reader.read(page.ref, page.url, page.captured_at)
                 add_archived_article(db, page.article, now)
                 store.save_page(
                     article=page.article.url,
@@ -237,9 +244,15 @@ def store_file(store: StoreBackend, plan: ImportPlan, archive: ArchiveFile) -> t
                     fetched_at=page.captured_at,
                     offsets=(),
                 )
+
+
+def _store_feeds_and_record(
+    store: StoreBackend, reader: CaptureReader, plan: ImportPlan, archive: ArchiveFile, now: float
+) -> None:
+    pages = plan.pages.get(archive.path, [])
     with store.transaction() as db:
-        for feed in feeds:
-            capture = read_capture(feed.ref, feed.url, feed.captured_at)
+        for feed in plan.comment_feeds.get(archive.path, []):
+            capture = reader.read(feed.ref, feed.url, feed.captured_at)
             add_archived_article(db, feed.article, now)
             flat = {k.lower(): v[0] for k, v in capture.headers.items() if v}
             item = _FeedItem(feed.article.site, feed.article.url, capture.url, capture.body, flat, feed.captured_at)
@@ -255,7 +268,6 @@ def store_file(store: StoreBackend, plan: ImportPlan, archive: ArchiveFile) -> t
             skipped=tally.skipped,
             now=now,
         )
-    return len(pages), len(feeds)
 
 
 def prepare_extraction(store: StoreBackend, cfg: jobs.JobConfig) -> None:
