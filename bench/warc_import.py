@@ -143,11 +143,10 @@ def dask_wall(archive: Path, folder: Path, workers: int) -> float:
     from pipelines.warcdask import import_on_dask
     from store import open_store
 
-    with dask_client(f"local:{workers}") as client:
-        with open_store(folder / f"dask-{workers}.db") as store:
-            start = time.monotonic()
-            import_on_dask(store, client, [str(archive)], batch_size=BATCH)
-            return time.monotonic() - start
+    with dask_client(f"local:{workers}") as client, open_store(folder / f"dask-{workers}.db") as store:
+        start = time.monotonic()
+        import_on_dask(store, client, [str(archive)], batch_size=BATCH)
+        return time.monotonic() - start
 
 
 def main() -> int:
