@@ -58,7 +58,8 @@ class Command(StoreCommand, ScrapyCommand):
             raise UsageError("give one or more WARC files, e.g. scrapy import-warc crawl.warc.gz")
         for arg in args:
             if not Path(arg).is_file():
-                raise UsageError(f"{arg}: no such file", print_help=False)
+                what = "a folder, not a file" if Path(arg).is_dir() else "no such file"
+                raise UsageError(f"{arg}: {what}", print_help=False)
         try:
             location = store_location(self.settings.get("BLOGS_DB"))
         except StoreError as exc:
@@ -77,7 +78,11 @@ class Command(StoreCommand, ScrapyCommand):
             except StoreError as exc:
                 raise SystemExit(f"scrapy import-warc: error: {exc}") from None
             with store, self.reported():
-                plan, report = self._import(store, args, opts)
+                try:
+                    plan, report = self._import(store, args, opts)
+                except OSError as exc:  # unreadable file (permissions, I/O): it is not recorded as imported
+                    what = f"{exc.filename}: {exc.strerror}" if exc.filename else str(exc)
+                    raise SystemExit(f"scrapy import-warc: error: {what}") from None
                 self._summary(plan, report, time.monotonic() - started)
         finally:
             lock.release()

@@ -2,8 +2,9 @@
 
 index = ArchiveIndex()
 index.add_file("crawl.warc.gz")           # pass 1: which records are pages and feeds, no bodies kept
-sites = group_sites(index)                # site name -> its captures, oldest first
-capture = read_capture(sites["ex.com-blog"][0])   # pass 2: one record's page, read again by offset
+index.resolve_revisits()                  # once every file is indexed
+sites = extractor.warcsites.group_sites(index)    # site name -> its captures, oldest first
+capture = read_capture(sites["ex.com-blog"][0].ref)   # pass 2: one record's page, read again by offset
 
 Pure (no Scrapy, no store): `python -m extractor warc` and `scrapy import-warc` share it.
 
@@ -38,8 +39,6 @@ from w3lib.url import canonicalize_url
 from warcio.archiveiterator import ArchiveIterator
 from warcio.exceptions import ArchiveLoadFailed
 from warcio.recordloader import ArcWarcRecord
-
-from .sitekeys import default_site_name, site_root_segments
 
 _GZIP_MAGIC = b"\x1f\x8b\x08"
 _WARC_LINE = b"WARC/1."
@@ -356,6 +355,18 @@ def _note(body: bytes) -> dict[str, str]:
     return fields
 
 
+@dataclass(frozen=True, slots=True)
+class Revisit:
+    """A revisit record, until the response it repeats is found (ArchiveIndex.resolve_revisits)."""
+
+    uri: str
+    when: float
+    record_id: str
+    path: str
+    digest: str  # WARC-Payload-Digest
+    refers_to: tuple[str, str]  # WARC-Refers-To-Target-URI, WARC-Refers-To-Date
+
+
 @dataclass
 class ArchiveIndex:
     """Pass 1 over archive files: pages and feeds by reference, notes, what was skipped."""
@@ -366,6 +377,8 @@ class ArchiveIndex:
     tally: ReadTally = field(default_factory=ReadTally)
     originals: dict[str, tuple[str, RecordRef]] = field(default_factory=dict)  # payload digest -> kind, ref
     by_uri_date: dict[tuple[str, str], tuple[str, RecordRef]] = field(default_factory=dict)
+    # Revisits wait until every file is indexed: the response they repeat may sit in a later file.
+    revisits: list[Revisit] = field(default_factory=list)
 
     def add_file(self, path: str | Path) -> ReadTally:
         """Index one file; returns what it held (also added to `self.tally`)."""
@@ -384,7 +397,24 @@ class ArchiveIndex:
         self.notes.update(other.notes)
         self.originals.update(other.originals)
         self.by_uri_date.update(other.by_uri_date)
+        self.revisits += other.revisits
         self.tally.merge(other.tally)
+
+    def resolve_revisits(self) -> Counter[str]:
+        """Add the revisits whose response is indexed, as later captures of it; count the others
+        in `tally.skipped`. Returns path -> revisits skipped there. Call once every file is indexed."""
+        unresolved: Counter[str] = Counter()
+        for revisit in self.revisits:
+            found = self.originals.get(revisit.digest) or self.by_uri_date.get(revisit.refers_to)
+            if found is None:
+                unresolved[revisit.path] += 1
+                self.tally.skipped["revisit without its original"] += 1
+                continue
+            kind, ref = found
+            self.tally.revisits += 1
+            self._capture(kind, revisit.uri, revisit.when, ref, revisit.record_id, None, {}, self.tally)
+        self.revisits = []
+        return unresolved
 
     def _add(self, path: str, whole: bool, raw: RawRecord, tally: ReadTally) -> None:
         rec = raw.record
@@ -401,39 +431,52 @@ class ArchiveIndex:
         record_id = (headers.get_header("WARC-Record-ID") or "").strip()
         ref = RecordRef(path, raw.offset, whole)
         if rec.rec_type == "revisit":
-            found = self._original(rec)
-            if found is None:
-                tally.skipped["revisit without its original"] += 1
-                return
-            tally.revisits += 1
-            kind, ref = found
-        elif rec.rec_type == "response":
-            status, http = _http_headers(rec)
-            sniffed = _kind(_content_type(http), raw.body) if status == 200 else None
-            if sniffed is None:
-                return
-            kind = sniffed
-            digest = headers.get_header("WARC-Payload-Digest")
-            if digest:
-                self.originals[digest.strip()] = (kind, ref)
-            self.by_uri_date[(uri, headers.get_header("WARC-Date") or "")] = (kind, ref)
-        else:
+            self.revisits.append(
+                Revisit(
+                    uri,
+                    when,
+                    record_id,
+                    path,
+                    (headers.get_header("WARC-Payload-Digest") or "").strip(),
+                    (
+                        (headers.get_header("WARC-Refers-To-Target-URI") or "").strip(),
+                        headers.get_header("WARC-Refers-To-Date") or "",
+                    ),
+                )
+            )
             return
+        if rec.rec_type != "response":
+            return
+        status, http = _http_headers(rec)
+        kind = _kind(_content_type(http), raw.body) if status == 200 else None
+        if kind is None:
+            return
+        digest = headers.get_header("WARC-Payload-Digest")
+        if digest:
+            self.originals[digest.strip()] = (kind, ref)
+        self.by_uri_date[(uri, headers.get_header("WARC-Date") or "")] = (kind, ref)
+        self._capture(kind, uri, when, ref, record_id, raw.body, http, tally)
+
+    def _capture(
+        self,
+        kind: str,
+        uri: str,
+        when: float,
+        ref: RecordRef,
+        record_id: str,
+        body: bytes | None,
+        http: dict[str, list[str]],
+        tally: ReadTally,
+    ) -> None:
         if kind == "page":
             tally.pages += 1
             self.pages.append(PageCapture(uri, url_key(uri), when, ref, record_id))
-        else:
-            tally.feeds += 1
-            body = raw.body if rec.rec_type == "response" else read_capture(ref).body
-            entries = read_feed(body, uri, _http_headers(rec)[1])
-            self.feeds.append(FeedCapture(uri, url_key(uri), when, ref, record_id, entries))
-
-    def _original(self, rec: ArcWarcRecord) -> tuple[str, RecordRef] | None:
-        digest = (rec.rec_headers.get_header("WARC-Payload-Digest") or "").strip()
-        if digest in self.originals:
-            return self.originals[digest]
-        uri = (rec.rec_headers.get_header("WARC-Refers-To-Target-URI") or "").strip()
-        return self.by_uri_date.get((uri, rec.rec_headers.get_header("WARC-Refers-To-Date") or ""))
+            return
+        tally.feeds += 1
+        if body is None:  # a revisit of a feed: its body is the original's
+            original = read_capture(ref)
+            body, http = original.body, original.headers
+        self.feeds.append(FeedCapture(uri, url_key(uri), when, ref, record_id, read_feed(body, uri, http)))
 
 
 class CaptureReader:
@@ -475,89 +518,3 @@ def read_capture(ref: RecordRef, url: str | None = None, captured_at: float | No
     """One capture read again (CaptureReader.read, the file opened for it alone)."""
     with CaptureReader() as reader:
         return reader.read(ref, url, captured_at)
-
-
-def comment_feed_keys(index: ArchiveIndex) -> dict[str, str]:
-    """url_key of each comment feed an entry announces (wfw:commentRss) -> the article's url_key."""
-    return {e.comment_rss: e.link for f in index.feeds for e in f.entries if e.comment_rss}
-
-
-def site_feeds(index: ArchiveIndex) -> list[FeedCapture]:
-    """The feeds that list a blog's articles: not comment feeds (announced by an entry, or whose
-    entries link to comments), the blog's own feed before its category feeds (fewest path segments)."""
-    comment_feeds = comment_feed_keys(index)
-    feeds = [
-        f
-        for f in index.feeds
-        if f.key not in comment_feeds
-        and index.notes.get(f.record_id, {}).get("kind") != "comment-feed"
-        and f.entries
-        and sum(e.to_comment for e in f.entries) * 2 < len(f.entries)
-    ]
-    return sorted(feeds, key=lambda f: (len(site_root_segments(f.url)), f.key, f.captured_at))
-
-
-# Path segments and query names of a blog's listing pages (home, archives, categories, search): no article.
-_LISTING_SEGMENTS = frozenset({"category", "categories", "tag", "tags", "author", "page", "search", "feed", "comments"})
-_LISTING_QUERY = ("s=", "paged=", "cat=", "tag=", "author=", "m=")
-
-
-def is_listing(key: str, roots: set[str]) -> bool:
-    """A blog's home, archive, category, tag, author or search page, not an article."""
-    parts = urlsplit(key)
-    segments = [s.lower() for s in parts.path.split("/") if s]
-    if key in roots or (not segments and not parts.query):
-        return True
-    return bool(_LISTING_SEGMENTS.intersection(segments)) or any(
-        q.startswith(_LISTING_QUERY) for q in parts.query.split("&")
-    )
-
-
-def group_sites(index: ArchiveIndex) -> dict[str, list[PageCapture]]:
-    """Each page's site and article key, and the pages by site (oldest capture first). See docs:
-    a note written by the export wins; else the site of the first site feed listing the page (feeds
-    are named as the crawl names them, extractor.sitekeys); else the site whose root (a feed's
-    URL without its feed-ish tail) is the longest prefix of the page's URL on its host; else the
-    host (with its port) is the site. Listing pages (is_listing) that no feed entry names are left
-    out (counted in `index.tally.listings`), as the crawl fetches articles only."""
-    entry_site: dict[str, str] = {}
-    roots: list[tuple[str, str]] = []  # (url_key of the blog's root, site)
-    for feed in site_feeds(index):
-        site = default_site_name(feed.url)
-        parts = urlsplit(feed.key)
-        root = f"{parts.scheme}://{parts.netloc}/" + "".join(s + "/" for s in site_root_segments(feed.url))
-        roots.append((root, site))
-        for entry in feed.entries:
-            entry_site.setdefault(entry.link, site)
-    roots.sort(key=lambda r: -len(r[0]))
-    root_keys = {root for root, _site in roots}
-    sites: dict[str, list[PageCapture]] = {}
-    index.tally.listings = 0
-    for page in index.pages:
-        note = index.notes.get(page.record_id, {})
-        if not note and page.key not in entry_site and is_listing(page.key, root_keys):
-            index.tally.listings += 1
-            continue
-        page.article = note.get("article") or page.key
-        page.site = note.get("site") or entry_site.get(page.key) or _by_root(page.key, roots)
-        sites.setdefault(page.site, []).append(page)
-    for pages in sites.values():
-        pages.sort(key=lambda p: (p.captured_at, p.ref.path, p.ref.offset))
-    return dict(sorted(sites.items()))
-
-
-def _by_root(key: str, roots: list[tuple[str, str]]) -> str:
-    for root, site in roots:
-        if key.startswith(root):
-            return site
-    parts = urlsplit(key)
-    return default_site_name(f"{parts.scheme}://{parts.netloc}/")
-
-
-def feed_entries(index: ArchiveIndex) -> dict[str, FeedEntryLink]:
-    """url_key of an article -> the entry of the first site feed listing it (as group_sites chose)."""
-    found: dict[str, FeedEntryLink] = {}
-    for feed in site_feeds(index):
-        for entry in feed.entries:
-            found.setdefault(entry.link, entry)
-    return found

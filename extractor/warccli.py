@@ -21,7 +21,8 @@ from datetime import UTC, datetime
 
 from .pipeline import Page, PageExtraction
 from .profile import SiteProfile, extract_and_learn
-from .warc import ArchiveIndex, CaptureReader, PageCapture, ReadTally, feed_entries, group_sites
+from .warc import ArchiveIndex, CaptureReader, PageCapture, ReadTally
+from .warcsites import feed_entries, group_sites
 
 
 def _row(site: str, page: PageCapture, result: PageExtraction) -> dict[str, object]:
@@ -69,6 +70,7 @@ def extract_archives(paths: Sequence[str], batch_size: int = 10, tally: ReadTall
     index = ArchiveIndex()
     for path in paths:
         index.add_file(path)
+    index.resolve_revisits()
     if tally is not None:
         tally.merge(index.tally)
     published = {key: e.published for key, e in feed_entries(index).items() if e.published is not None}

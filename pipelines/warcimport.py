@@ -7,7 +7,7 @@ extract_imported(store, cfg, plan.sites)                   # the crawl's extract
 
 1. Index (extractor.warc, pass 1): each file's page and feed captures by offset, no body kept;
    a file imported before (`warc_imports`, by SHA-256 of its bytes) is left out. Sites and
-   articles are recognised over all files together (extractor.warc.group_sites), since a site's
+   articles are recognised over all files together (extractor.warcsites.group_sites), since a site's
    feed may sit in another file than its pages; an article stored before keeps its site.
 2. Store, file by file: each page as a snapshot of its article (`fetched_at` = capture time; the
    article's oldest capture is its `first` fetch, later ones `refetch`), each comment feed that
@@ -34,10 +34,8 @@ from extractor.warc import (
     PageCapture,
     ReadTally,
     RecordRef,
-    comment_feed_keys,
-    feed_entries,
-    group_sites,
 )
+from extractor.warcsites import comment_feed_keys, feed_entries, group_sites
 from pipelines import jobs
 from pipelines.reextract import prepare
 from store import StoreBackend
@@ -155,7 +153,8 @@ def plan_from_index(index: ArchiveIndex, files: list[ArchiveFile], stored: dict[
     for page in captures:
         note = index.notes.get(page.record_id, {})
         url = normalize_url(note.get("article") or page.url)
-        kind = note.get("kind") or ("first" if oldest[url] is page else "refetch")
+        # An article stored before (an earlier import, a crawl) has its first fetch already.
+        kind = note.get("kind") or ("first" if oldest[url] is page and url not in stored else "refetch")
         plan.pages[page.ref.path].append(ArchivedPage(page.ref, page.url, page.captured_at, kind, articles[url]))
     announced = comment_feed_keys(index)
     for feed in index.feeds:
@@ -189,6 +188,8 @@ def finish_plan(
     tallies: dict[str, ReadTally],
 ) -> ImportPlan:
     """The plan of an index built here or gathered from workers."""
+    for path, skipped in index.resolve_revisits().items():  # a revisit's response may be in another file
+        tallies[path].skipped["revisit without its original"] += skipped
     stored = article_sites(store.db, (normalize_url(p.url) for p in index.pages))
     plan = plan_from_index(index, files, stored)
     plan.already, plan.tallies = already, tallies
@@ -258,6 +259,8 @@ def _store_feeds_and_record(
             item = _FeedItem(feed.article.site, feed.article.url, capture.url, capture.body, flat, feed.captured_at)
             save_comment_feed(db, item)
         tally = plan.tallies.get(archive.path, ReadTally())
+        if not tally.records:
+            return  # nothing readable: not recorded, so that the file is read again when given again
         counts = {"records": tally.records, "pages": len(pages), "feeds": tally.feeds}
         record_import(
             db,

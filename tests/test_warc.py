@@ -20,7 +20,8 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from extractor.sitekeys import default_site_name
-from extractor.warc import ArchiveIndex, group_sites, read_capture
+from extractor.warc import ArchiveIndex, read_capture
+from extractor.warcsites import group_sites
 from farm import BlogFarm
 
 HOUR = 3600.0
@@ -84,7 +85,8 @@ def test_pages_grouped_by_the_feed_site_revisit_resolved_bodies_read_back(farm: 
     path.write_bytes(b"".join(records(fetched, gz=True)))
     index = ArchiveIndex()
     tally = index.add_file(path)
-    assert (tally.records, tally.pages, tally.feeds, tally.revisits, dict(tally.skipped)) == (8, 7, 1, 1, {})
+    assert (tally.records, tally.pages, tally.feeds, dict(tally.skipped)) == (8, 6, 1, {})
+    assert index.resolve_revisits() == {} and index.tally.revisits == 1
     sites = group_sites(index)
     assert list(sites) == [default_site_name(feed)]  # the name the crawl gives the feed's site
     pages = sites[default_site_name(feed)]
@@ -143,3 +145,29 @@ def test_a_file_that_is_no_archive_is_one_line_and_exit_1(tmp_path: Path) -> Non
     done = run_warc_cli(junk)
     assert done.returncode == 1
     assert "Traceback" not in done.stderr and "1 skipped (1 unreadable)" in done.stderr
+
+
+def test_a_revisit_of_a_response_in_another_file_is_resolved_also_when_files_are_indexed_apart(
+    farm: BlogFarm, tmp_path: Path
+) -> None:
+    _feed, fetched = blog_fetches(farm)
+    members = records(fetched, gz=True)
+    first, second = tmp_path / "1.warc.gz", tmp_path / "2.warc.gz"
+    first.write_bytes(b"".join(members[:-1]))
+    second.write_bytes(members[-1])  # the revisit alone
+    together = ArchiveIndex()
+    together.add_file(second)  # the revisit comes first: it waits for its response
+    together.add_file(first)
+    apart = ArchiveIndex()  # as on Dask: each file indexed by itself, then merged
+    for path in (second, first):
+        alone = ArchiveIndex()
+        alone.add_file(path)
+        apart.merge(alone)
+    for index in (together, apart):
+        assert index.resolve_revisits() == {}
+        pages = [p for pages in group_sites(index).values() for p in pages]
+        assert [p.url for p in pages].count(fetched[2][0]) == 2
+    lonely = ArchiveIndex()
+    lonely.add_file(second)
+    assert lonely.resolve_revisits() == {str(second): 1}
+    assert lonely.tally.skipped_text() == "1 skipped (1 revisit without its original)"
