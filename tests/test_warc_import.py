@@ -21,6 +21,7 @@ from extractor.sitekeys import default_site_name
 from farm import BlogFarm
 from pipelines import jobs
 from pipelines.warcimport import import_archives
+from pipelines.warcwriter import export_warc_file
 from store import open_store
 
 HOUR = 3600.0
@@ -208,3 +209,8 @@ def test_import_gives_the_same_rows_on_both_backends(farm: BlogFarm, tmp_path: P
         plan, report = import_archives(store, [str(archive)], batch_size=5)
     jobs.close_stores()
     assert (plan.already, report.pages) == ([str(archive)], 0)
+    out = tmp_path / "again.warc.gz"  # exported from that backend, read back by warcio
+    with open_store(fresh_db, read_only=True) as store:
+        assert export_warc_file(store, out) == (len(urls), len(urls))  # pages and their comment feeds
+    with out.open("rb") as fh:
+        assert sum(r.rec_type == "response" for r in ArchiveIterator(fh)) == 2 * len(urls)
