@@ -39,7 +39,8 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+# The project, not bench/ (the script's folder, first on the path): bench/distributed.py would shadow Dask's.
+sys.path[0] = str(ROOT)
 
 from extractor import Page, extract_and_learn  # noqa: E402
 from extractor.dates import clear_memos  # noqa: E402
