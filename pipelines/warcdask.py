@@ -38,6 +38,7 @@ from pipelines.warcimport import (
     extract_site,
     finish_plan,
     prepare_extraction,
+    sites_to_extract,
     store_file,
 )
 from store import StoreBackend, open_store
@@ -124,7 +125,8 @@ def import_on_dask(
         say(f"stored {number}/{len(files)} files: {report.pages} pages")
     prepare_extraction(store, cfg)
     sizes = Counter(page.article.site for pages in plan.pages.values() for page in pages)
-    sites = sorted(plan.sites, key=lambda s: (-sizes[s], s))  # largest first: no worker idles at the end
+    sites = sorted(sites_to_extract(store, plan), key=lambda s: (-sizes[s], s))
+    report.sites = len(sites)  # largest first: no worker idles at the end
     tasks = {
         client.submit(
             extract_site_task,

@@ -42,7 +42,14 @@ from store import StoreBackend
 from store.clock import to_iso
 from store.commentfeeds import save_comment_feed
 from store.urls import normalize_url
-from store.warcimports import ArchivedArticle, add_archived_article, article_sites, imported_files, record_import
+from store.warcimports import (
+    ArchivedArticle,
+    add_archived_article,
+    article_sites,
+    imported_files,
+    record_import,
+    unextracted_sites,
+)
 
 _WRITE_CHUNK = 50  # captures per write transaction
 
@@ -196,6 +203,11 @@ def finish_plan(
     return plan
 
 
+def sites_to_extract(store: StoreBackend, plan: ImportPlan) -> list[str]:
+    """The plan's sites, and those an import stopped before extracting (its files are skipped now)."""
+    return sorted(set(plan.sites) | unextracted_sites(store.db))
+
+
 def _read_line(number: int, total: int, path: str, tally: ReadTally) -> str:
     return (
         f"read {number}/{total} files ({Path(path).name}): {tally.records} records,"
@@ -321,5 +333,7 @@ def import_archives(
         report.comment_feeds += feeds
         if progress is not None:
             progress(f"stored {number}/{len(plan.files)} files ({Path(archive.path).name}): {report.pages} pages")
-    report.extracted = extract_imported(store, cfg, plan.sites, progress)
+    sites = sites_to_extract(store, plan)
+    report.sites = len(sites)
+    report.extracted = extract_imported(store, cfg, sites, progress)
     return plan, report

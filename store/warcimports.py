@@ -97,6 +97,14 @@ def record_import(
     )
 
 
+def unextracted_sites(db: Database) -> set[str]:
+    """Sites with a stored page never extracted (an import or crawl stopped before extracting it)."""
+    rows = db.execute(
+        "SELECT DISTINCT site FROM snapshots s WHERE NOT EXISTS (SELECT 1 FROM extractions e WHERE e.snapshot = s.id)"
+    )
+    return {r[0] for r in rows}
+
+
 def article_sites(db: Database, urls: Iterable[str]) -> dict[str, str]:
     """articles.url -> site for those of `urls` already stored (a later archive keeps their site)."""
     wanted = sorted(set(urls))

@@ -20,7 +20,7 @@ from warcio.archiveiterator import ArchiveIterator
 from extractor.sitekeys import default_site_name
 from farm import BlogFarm
 from pipelines import jobs
-from pipelines.warcimport import import_archives
+from pipelines.warcimport import import_archives, plan_import, store_file
 from pipelines.warcwriter import export_warc_file
 from store import open_store
 
@@ -214,3 +214,19 @@ def test_import_gives_the_same_rows_on_both_backends(farm: BlogFarm, tmp_path: P
         assert export_warc_file(store, out) == (len(urls), len(urls))  # pages and their comment feeds
     with out.open("rb") as fh:
         assert sum(r.rec_type == "response" for r in ArchiveIterator(fh)) == 2 * len(urls)
+
+
+@pytest.mark.slow
+def test_an_import_stopped_after_storing_is_extracted_when_run_again(farm: BlogFarm, tmp_path: Path) -> None:
+    archive = tmp_path / "blog.warc.gz"
+    _feed, urls = wget_warc(farm, archive, articles=12)
+    location = str(tmp_path / "blogs.db")
+    with open_store(location) as store:
+        plan = plan_import(store, [str(archive)])
+        for file in plan.files:  # stored and recorded; the import is stopped before extraction
+            store_file(store, plan, file)
+    with open_store(location) as store:
+        plan, report = import_archives(store, [str(archive)], batch_size=5)
+    jobs.close_stores()
+    assert (plan.already, report.pages, report.sites, report.extracted) == ([str(archive)], 0, 1, len(urls))
+    assert len(rows(Path(location), "SELECT url FROM posts")) == len(urls)
