@@ -171,3 +171,23 @@ def test_a_revisit_of_a_response_in_another_file_is_resolved_also_when_files_are
     lonely.add_file(second)
     assert lonely.resolve_revisits() == {str(second): 1}
     assert lonely.tally.skipped_text() == "1 skipped (1 revisit without its original)"
+
+
+def arc_record(url: str, status: int, headers: list[tuple[str, str]], body: bytes) -> bytes:
+    """One ARC v1 record (the format before WARC, as Internet Archive crawls of the 2000s hold it)."""
+    head = "".join(f"{k}: {v}\r\n" for k, v in headers if k.lower() != "transfer-encoding")
+    http = f"HTTP/1.1 {status} OK\r\n{head}\r\n".encode() + body
+    return f"{url} 127.0.0.1 20260101000000 text/html {len(http)}\n".encode() + http + b"\n"
+
+
+def test_arc_files_gzip_per_record_are_read_as_warc(farm: BlogFarm, tmp_path: Path) -> None:
+    _feed, fetched = blog_fetches(farm)
+    info = b"1 0 blog-harvester test\nURL IP-address Archive-date Content-type Archive-length\n"
+    first = f"filedesc://blog.arc 0.0.0.0 20260101000000 text/plain {len(info)}\n".encode() + info + b"\n"
+    path = tmp_path / "blog.arc.gz"
+    path.write_bytes(gzip.compress(first) + b"".join(gzip.compress(arc_record(*f)) for f in fetched[1:]))
+    done = run_warc_cli(path)
+    assert done.returncode == 0 and "skipped" not in done.stderr, done.stderr
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert sorted(r["url"] for r in rows) == sorted(u for u, *_ in fetched[1:])
+    assert all(r["post"] for r in rows)
