@@ -22,9 +22,7 @@ Memory: the index holds a few fields per record, never a body; bodies are read a
 
 from __future__ import annotations
 
-import calendar
 import gzip
-import io
 import zlib
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -34,11 +32,11 @@ from pathlib import Path
 from typing import IO, Any
 from urllib.parse import urlsplit
 
-import feedparser
-from w3lib.url import canonicalize_url
 from warcio.archiveiterator import ArchiveIterator
 from warcio.exceptions import ArchiveLoadFailed
 from warcio.recordloader import ArcWarcRecord
+
+from .feedlinks import FeedEntryLink, read_feed, url_key
 
 _GZIP_MAGIC = b"\x1f\x8b\x08"
 _WARC_LINE = b"WARC/1."
@@ -108,20 +106,6 @@ class PageCapture:
 
 
 @dataclass(slots=True)
-class FeedEntryLink:
-    """A feed entry found in the archive: the evidence that a page is an article of a site."""
-
-    feed_url: str
-    link: str  # url_key of the entry's link
-    guid: str | None = None
-    title: str | None = None
-    author: str | None = None
-    published: float | None = None
-    comment_rss: str | None = None  # url_key of wfw:commentRss
-    to_comment: bool = False  # the link points at a comment (#comment-5): a comment feed's entry
-
-
-@dataclass(slots=True)
 class FeedCapture:
     url: str
     key: str
@@ -140,16 +124,6 @@ class Capture:
     headers: dict[str, list[str]]
     body: bytes
     captured_at: float
-
-
-def url_key(url: str) -> str:
-    """The form in which archived page URLs and feed entry links are compared (no fragment, sorted query)."""
-    try:
-        parts = urlsplit(url.strip())
-        lowered = parts._replace(scheme=parts.scheme.lower(), netloc=parts.netloc.lower(), fragment="").geturl()
-        return canonicalize_url(lowered, keep_fragments=False)
-    except ValueError:
-        return url.strip()
 
 
 def _when(text: str | None) -> float:
@@ -315,35 +289,6 @@ def _records(
         except _DAMAGE:
             tally.skipped["unreadable"] += 1
             offset = _next_start(fh, max(it.offset, offset) + 1, gz)
-
-
-def read_feed(body: bytes, url: str, headers: dict[str, list[str]]) -> list[FeedEntryLink]:
-    """The entries of a feed (link, guid, title, publication, comment feed); [] for what is not one."""
-    flat = {k.lower(): v[0] for k, v in headers.items() if v}
-    try:
-        data = feedparser.parse(io.BytesIO(body), response_headers={"content-location": url, **flat})
-    except Exception:  # feedparser is robust; one odd feed must not stop an archive
-        return []
-    out = []
-    for raw in data.get("entries") or []:
-        link = raw.get("link")
-        if not link:
-            continue
-        parsed = dict.get(raw, "published_parsed") or dict.get(raw, "updated_parsed")
-        comments = raw.get("wfw_commentrss")
-        out.append(
-            FeedEntryLink(
-                feed_url=url,
-                link=url_key(str(link)),
-                guid=raw.get("id") or None,
-                title=" ".join(str(raw.get("title") or "").split()) or None,
-                author=raw.get("author") or None,
-                published=float(calendar.timegm(parsed)) if parsed else None,
-                comment_rss=url_key(str(comments)) if comments else None,
-                to_comment="#comment" in str(link) or "/comment" in urlsplit(str(link)).path,
-            )
-        )
-    return out
 
 
 def _note(body: bytes) -> dict[str, str]:

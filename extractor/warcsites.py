@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
+from .feedlinks import FeedEntryLink
 from .sitekeys import default_site_name, site_root_segments
-from .warc import ArchiveIndex, FeedCapture, FeedEntryLink, PageCapture
+from .warc import ArchiveIndex, FeedCapture, PageCapture
 
 
 def comment_feed_keys(index: ArchiveIndex) -> dict[str, str]:
