@@ -1,6 +1,7 @@
 """Site keys: which blog a URL belongs to, the same rule for the crawl's feeds file and for web archives.
 
-default_site_name("https://ex.com/blog/feed/")  # 'ex.com-blog'
+    >>> default_site_name("https://www.ex.com/blog/feed/"), default_site_name("http://127.0.0.1:8080/")
+    ('ex.com-blog', '127.0.0.1_8080')
 
 A site is one blog, not a host: its name comes from its feed URL without the trailing feed-ish
 segments, so the feed and the home page of a blog get one name while /alice/ and /bob/ on one

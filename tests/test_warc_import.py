@@ -151,6 +151,10 @@ def test_round_trip_export_warc_then_import_gives_the_same_posts_and_comments(fa
     for name, sql in PAGES_AND_COMMENTS.items():
         assert rows(fresh, sql) == rows(crawled, sql), name
     assert rows(fresh, "SELECT COUNT(*) FROM comments")[0][0] > 0
+    beta = rows(crawled, "SELECT COUNT(*) FROM snapshots WHERE site LIKE 'beta%'")[0][0]
+    site = rows(crawled, "SELECT DISTINCT site FROM snapshots WHERE site LIKE 'beta%'")[0][0]
+    one = scrapy(crawled, "export", "--site", site, "--warc", str(tmp_path / "beta.warc.gz"))
+    assert f"wrote {beta} pages" in one.stdout and 0 < beta < pages
 
 
 @pytest.mark.slow
