@@ -1,9 +1,10 @@
 """Web archives into the store (`scrapy import-warc FILES…`): every capture persisted first, then
 extracted by site set exactly as the crawl extracts its pages.
 
-plan = plan_import(store, ["a.warc.gz", "b.warc"])       # pass 1: files indexed, sites recognised
-for archive in plan.files: store_file(store, plan, archive)   # pass 2: pages stored, file recorded
-extract_imported(store, cfg, plan.sites)                   # the crawl's extraction jobs
+plan, report = import_archives(store, ["a.warc.gz", "b.warc"], batch_size=10, progress=print)
+
+which is: plan_import (pass 1: files indexed, sites recognised), store_file for each file (pass 2:
+pages stored, file recorded), extract_imported (the crawl's extraction jobs) over sites_to_extract.
 
 1. Index (extractor.warc, pass 1): each file's page and feed captures by offset, no body kept;
    a file imported before (`warc_imports`, by SHA-256 of its bytes) is left out. Sites and
@@ -17,10 +18,13 @@ extract_imported(store, cfg, plan.sites)                   # the crawl's extract
    fetches batched by publication order (store.batches), each full batch extracted as one set
    and its profile learned, the other pages with the newest profile, a site without a full
    batch provisionally. Other sites' comment identifiers count as of the import's start.
+   A site with pages never extracted (an import stopped after step 2) is extracted too, so
+   running a stopped import again completes it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import time
@@ -28,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from extractor.feedlinks import FeedEntryLink
 from extractor.warc import (
     ArchiveIndex,
     CaptureReader,
@@ -131,6 +136,26 @@ def _iso(value: str | float | None) -> str | None:
     return to_iso(value) if isinstance(value, float) else str(value)
 
 
+def article_url(index: ArchiveIndex, page: PageCapture) -> str:
+    """articles.url of a captured page: as the export's note says, else its URL normalized as the crawl does."""
+    return normalize_url(index.notes.get(page.record_id, {}).get("article") or page.url)
+
+
+def _article(page: PageCapture, url: str, note: dict[str, str], entry: FeedEntryLink | None) -> ArchivedArticle:
+    """What the note (our export) or else the feed entry listing the page says of its article."""
+    return ArchivedArticle(
+        site=page.site,
+        url=url,
+        link=entry.link if entry else page.url,
+        feed_url=note.get("via-feed") or (entry.feed_url if entry else None),
+        title=note.get("entry-title") or (entry.title if entry else None),
+        author=entry.author if entry else None,
+        published=_iso(note.get("entry-published") or (entry.published if entry else None)),
+        guid=note.get("entry-guid") or (entry.guid if entry else None),
+        comment_rss=entry.comment_rss if entry else None,
+    )
+
+
 def plan_from_index(index: ArchiveIndex, files: list[ArchiveFile], stored: dict[str, str]) -> ImportPlan:
     """Sites, articles and kinds of every capture the index holds; `stored`: article -> site in the store."""
     plan = ImportPlan(files=list(files), pages={f.path: [] for f in files}, comment_feeds={f.path: [] for f in files})
@@ -139,36 +164,25 @@ def plan_from_index(index: ArchiveIndex, files: list[ArchiveFile], stored: dict[
     oldest: dict[str, PageCapture] = {}
     captures = [page for pages in group_sites(index).values() for page in pages]
     for page in captures:
-        note = index.notes.get(page.record_id, {})
-        url = normalize_url(note.get("article") or page.url)
+        url = article_url(index, page)
         if url not in articles:
-            entry = entries.get(page.key)
-            site = stored.get(url) or page.site
-            articles[url] = ArchivedArticle(
-                site=site,
-                url=url,
-                link=entry.link if entry else page.url,
-                feed_url=note.get("via-feed") or (entry.feed_url if entry else None),
-                title=note.get("entry-title") or (entry.title if entry else None),
-                author=entry.author if entry else None,
-                published=_iso(note.get("entry-published") or (entry.published if entry else None)),
-                guid=note.get("entry-guid") or (entry.guid if entry else None),
-                comment_rss=entry.comment_rss if entry else None,
-            )
+            article = _article(page, url, index.notes.get(page.record_id, {}), entries.get(page.key))
+            # An article stored before keeps its site.
+            articles[url] = dataclasses.replace(article, site=stored.get(url) or article.site)
         if url not in oldest or page.captured_at < oldest[url].captured_at:
             oldest[url] = page
     for page in captures:
         note = index.notes.get(page.record_id, {})
-        url = normalize_url(note.get("article") or page.url)
+        url = article_url(index, page)
         # An article stored before (an earlier import, a crawl) has its first fetch already.
         kind = note.get("kind") or ("first" if oldest[url] is page and url not in stored else "refetch")
         plan.pages[page.ref.path].append(ArchivedPage(page.ref, page.url, page.captured_at, kind, articles[url]))
     announced = comment_feed_keys(index)
     for feed in index.feeds:
         note = index.notes.get(feed.record_id, {})
-        article = articles.get(normalize_url(note.get("article") or announced.get(feed.key, "")))
-        if article is not None and (note.get("kind") == "comment-feed" or feed.key in announced):
-            plan.comment_feeds[feed.ref.path].append(ArchivedCommentFeed(feed.ref, feed.url, feed.captured_at, article))
+        of = articles.get(normalize_url(note.get("article") or announced.get(feed.key, "")))
+        if of is not None and (note.get("kind") == "comment-feed" or feed.key in announced):
+            plan.comment_feeds[feed.ref.path].append(ArchivedCommentFeed(feed.ref, feed.url, feed.captured_at, of))
     for pages in plan.pages.values():
         pages.sort(key=lambda p: (p.ref.offset, p.captured_at))
     plan.sites = sorted({a.site for a in articles.values()})
@@ -197,7 +211,7 @@ def finish_plan(
     """The plan of an index built here or gathered from workers."""
     for path, skipped in index.resolve_revisits().items():  # a revisit's response may be in another file
         tallies[path].skipped["revisit without its original"] += skipped
-    stored = article_sites(store.db, (normalize_url(p.url) for p in index.pages))
+    stored = article_sites(store.db, (article_url(index, p) for p in index.pages))
     plan = plan_from_index(index, files, stored)
     plan.already, plan.tallies = already, tallies
     return plan
