@@ -20,7 +20,7 @@ from scrapy.exceptions import UsageError
 from commands import StoreCommand
 from crawler.lock import run_lock
 from pipelines.distributed import check_address, dask_client
-from pipelines.warcdask import import_on_dask
+from pipelines.warcdask import ImportFailed, import_on_dask
 from pipelines.warcimport import ImportPlan, ImportReport, import_archives
 from store import StoreBackend, StoreError, open_store, store_location
 from store.postgres import redact
@@ -97,6 +97,8 @@ class Command(StoreCommand, ScrapyCommand):
             with dask_client(opts.dask) as client:
                 _say(f"importing on {opts.dask} ({len(client.nthreads())} workers)")
                 return import_on_dask(store, client, args, batch_size=size, progress=_say)
+        except ImportFailed as exc:
+            raise SystemExit(f"scrapy import-warc: error: {exc}") from None
         except OSError as exc:  # no scheduler there, or the cluster could not start
             raise SystemExit(f"scrapy import-warc: error: Dask at {opts.dask}: {exc}") from None
 

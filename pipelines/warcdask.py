@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from distributed import Client, Future, as_completed
 
@@ -43,6 +44,17 @@ from pipelines.warcimport import (
 )
 from store import StoreBackend, open_store
 from store.clock import to_iso
+
+
+class ImportFailed(RuntimeError):
+    """A task failed; what was stored is kept (files recorded, pages stored), so running again resumes."""
+
+
+def _result(future: Future, what: str) -> Any:
+    try:
+        return future.result()
+    except Exception as exc:  # the task's own error, re-raised here: one line for the user
+        raise ImportFailed(f"{what} failed (run again to resume): {exc!r}") from exc
 
 
 def index_file(path: str) -> ArchiveIndex:
@@ -101,7 +113,7 @@ def import_on_dask(
     reading = {client.submit(index_file, f.path, pure=False): f.path for f in files}
     found: dict[str, ArchiveIndex] = {}
     for number, future in enumerate(as_completed(reading), 1):
-        found[reading[future]] = future.result()
+        found[reading[future]] = _result(future, f"reading {reading[future]}")
         say(f"read {number}/{len(files)} files ({Path(reading[future]).name})")
     index = ArchiveIndex()
     for archive in files:  # in the order given, as the single-process import reads them
@@ -118,8 +130,8 @@ def import_on_dask(
             store_file_task, store.location, _file_plan(plan, archive), archive, previous, pure=False
         )
         storing.append(previous)
-    for number, future in enumerate(storing, 1):
-        pages, feeds = future.result()
+    for number, (future, archive) in enumerate(zip(storing, files, strict=True), 1):
+        pages, feeds = _result(future, f"storing {archive.path}")
         report.pages += pages
         report.comment_feeds += feeds
         say(f"stored {number}/{len(files)} files: {report.pages} pages")
@@ -137,6 +149,6 @@ def import_on_dask(
         for i, site in enumerate(sites)
     }
     for number, future in enumerate(as_completed(tasks), 1):
-        report.extracted += future.result()
+        report.extracted += _result(future, f"extracting site {tasks[future]}")
         say(f"extracted {number}/{len(sites)} sites ({tasks[future]}): {report.extracted} pages so far")
     return plan, report
