@@ -146,6 +146,11 @@ def test_round_trip_export_warc_then_import_gives_the_same_posts_and_comments(fa
                 text = record.content_stream().read().decode()
                 assert "fetched-at: " in text and "site: " in text
     assert types == {"warcinfo": 1, "response": pages + feeds, "request": pages + feeds, "metadata": pages + feeds}
+    # warcio's own checker: every record's block and payload digest holds.
+    check = subprocess.run(
+        [str(Path(sys.executable).parent / "warcio"), "check", "-v", str(out)], capture_output=True, text=True
+    )
+    assert check.returncode == 0 and check.stdout.count("digest pass") >= 3 * (pages + feeds), check.stdout[-2000:]
     fresh = tmp_path / "fresh.db"
     scrapy(fresh, "import-warc", str(out))
     for name, sql in PAGES_AND_COMMENTS.items():
