@@ -75,7 +75,7 @@ class Command(StoreCommand, ScrapyCommand):
             with self.open() as store:
                 site = query.check_site(store.db, opts.site) if opts.site is not None else None
                 try:
-                    pages, feeds = export_warc_file(store, path, site)
+                    written = export_warc_file(store, path, site)
                 except OSError as exc:
                     raise query.QueryError(f"cannot write {opts.warc}: {exc.strerror or exc}") from None
-            print(f"wrote {pages} pages and {feeds} comment feeds to {opts.warc} (WARC 1.1)")
+            print(f"wrote {written.pages} pages and {written.comment_feeds} comment feeds to {opts.warc} (WARC 1.1)")

@@ -74,7 +74,7 @@ def _file_plan(plan: ImportPlan, archive: ArchiveFile) -> ImportPlan:
     )
 
 
-def store_file_task(location: str, plan: ImportPlan, archive: ArchiveFile, _after: object = None) -> tuple[int, int]:
+def store_file_task(location: str, plan: ImportPlan, archive: ArchiveFile, _after: object = None) -> ImportReport:
     """Task: pass 2 for one file (`_after`: the previous file's result, which orders the tasks)."""
     with open_store(location, create=False) as store:
         return store_file(store, plan, archive)
@@ -131,9 +131,9 @@ def import_on_dask(
         )
         storing.append(previous)
     for number, (future, archive) in enumerate(zip(storing, files, strict=True), 1):
-        pages, feeds = _result(future, f"storing {archive.path}")
-        report.pages += pages
-        report.comment_feeds += feeds
+        stored: ImportReport = _result(future, f"storing {archive.path}")
+        report.pages += stored.pages
+        report.comment_feeds += stored.comment_feeds
         say(f"stored {number}/{len(files)} files: {report.pages} pages")
     prepare_extraction(store, cfg)
     sizes = Counter(page.article.site for pages in plan.pages.values() for page in pages)

@@ -241,16 +241,16 @@ class _FeedItem:
     fetched_at: float
 
 
-def store_file(store: StoreBackend, plan: ImportPlan, archive: ArchiveFile) -> tuple[int, int]:
-    """Pass 2 for one file: its pages and comment feeds committed, then the file recorded as imported.
-    Returns (pages, comment feeds) stored. Running it again stores nothing twice."""
+def store_file(store: StoreBackend, plan: ImportPlan, archive: ArchiveFile) -> ImportReport:
+    """Pass 2 for one file: its pages and comment feeds committed, then the file recorded as imported
+    (what was stored is the report's). Running it again stores nothing twice."""
     pages = plan.pages.get(archive.path, [])
     feeds = plan.comment_feeds.get(archive.path, [])
     now = time.time()
     with CaptureReader() as reader:
         _store_pages(store, reader, pages, now)
         _store_feeds_and_record(store, reader, plan, archive, now)
-    return len(pages), len(feeds)
+    return ImportReport(files=1, pages=len(pages), comment_feeds=len(feeds))
 
 
 def _store_pages(store: StoreBackend, reader: CaptureReader, pages: list[ArchivedPage], now: float) -> None:
@@ -342,9 +342,9 @@ def import_archives(
     plan = plan_import(store, paths, progress)
     report = ImportReport(files=len(plan.files), sites=len(plan.sites))
     for number, archive in enumerate(plan.files, 1):
-        pages, feeds = store_file(store, plan, archive)
-        report.pages += pages
-        report.comment_feeds += feeds
+        stored = store_file(store, plan, archive)
+        report.pages += stored.pages
+        report.comment_feeds += stored.comment_feeds
         if progress is not None:
             progress(f"stored {number}/{len(plan.files)} files ({Path(archive.path).name}): {report.pages} pages")
     sites = sites_to_extract(store, plan)

@@ -36,6 +36,14 @@ _DROPPED = frozenset({"content-encoding", "transfer-encoding", "content-length"}
 
 
 @dataclass(frozen=True)
+class Written:
+    """What an export wrote."""
+
+    pages: int = 0
+    comment_feeds: int = 0
+
+
+@dataclass(frozen=True)
 class ArchivedFetch:
     """One fetched page or feed, as a WARC response records it."""
 
@@ -124,9 +132,8 @@ def page_note(row: Mapping[str, Any]) -> dict[str, str | None]:
     }
 
 
-def export_warc(store: StoreBackend, out: IO[bytes], site: str | None = None) -> tuple[int, int]:
-    """Every stored page (and comment feed) of the store, or of `site`, into `out`; returns
-    (pages, comment feeds) written. Reads a few pages at a time."""
+def export_warc(store: StoreBackend, out: IO[bytes], site: str | None = None) -> Written:
+    """Every stored page (and comment feed) of the store, or of `site`, into `out`. Reads a few pages at a time."""
     writer = new_writer(out)
     pages = feeds = 0
     for row in exported_pages(store.db, site):
@@ -153,16 +160,16 @@ def export_warc(store: StoreBackend, out: IO[bytes], site: str | None = None) ->
         )
         write_page(writer, fetch, {"site": row["site"], "article": row["article"], "kind": "comment-feed"})
         feeds += 1
-    return pages, feeds
+    return Written(pages, feeds)
 
 
-def export_warc_file(store: StoreBackend, path: Path, site: str | None = None) -> tuple[int, int]:
+def export_warc_file(store: StoreBackend, path: Path, site: str | None = None) -> Written:
     """export_warc into `path`, replaced whole when done (a failed export leaves no half file)."""
     partial = path.with_name(path.name + ".part")
     try:
         with open(partial, "wb") as fh:
-            counts = export_warc(store, fh, site)
+            written = export_warc(store, fh, site)
         partial.replace(path)
     finally:
         partial.unlink(missing_ok=True)
-    return counts
+    return written

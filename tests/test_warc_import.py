@@ -21,7 +21,7 @@ from extractor.sitekeys import default_site_name
 from farm import BlogFarm
 from pipelines import jobs
 from pipelines.warcimport import import_archives, plan_import, store_file
-from pipelines.warcwriter import export_warc_file
+from pipelines.warcwriter import Written, export_warc_file
 from store import open_store
 
 HOUR = 3600.0
@@ -220,7 +220,7 @@ def test_import_gives_the_same_rows_on_both_backends(farm: BlogFarm, tmp_path: P
     assert (plan.already, report.pages) == ([str(archive)], 0)
     out = tmp_path / "again.warc.gz"  # exported from that backend, read back by warcio
     with open_store(fresh_db, read_only=True) as store:
-        assert export_warc_file(store, out) == (len(urls), len(urls))  # pages and their comment feeds
+        assert export_warc_file(store, out) == Written(len(urls), len(urls))  # pages and their comment feeds
     with out.open("rb") as fh:
         assert sum(r.rec_type == "response" for r in ArchiveIterator(fh)) == 2 * len(urls)
 
