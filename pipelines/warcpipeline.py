@@ -13,6 +13,7 @@ archive tools (and `scrapy import-warc`) can take every `.warc.gz` in the folder
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from pathlib import Path
@@ -28,6 +29,7 @@ from store.clock import to_iso
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
+logger = logging.getLogger(__name__)
 DEFAULT_MAX_BYTES = 1 << 30  # 1 GiB, as Heritrix and wget's --warc-max-size users often choose
 
 
@@ -43,19 +45,29 @@ class WarcPipeline:
         self.writer: WARCWriter | None = None
         self.path: Path | None = None
         self.written: list[Path] = []  # complete files of this run
+        self.broken = False  # a write failed: the rest of the crawl writes no WARC
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> WarcPipeline:
         directory = crawler.settings.get("BLOGS_WARC_DIR")
         if not directory:
             raise NotConfigured("BLOGS_WARC_DIR is not set: pages are not written as WARC")
+        try:
+            Path(directory).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            # The crawl still stores every page (`scrapy export --warc` writes them later): one line, no WARC.
+            logger.error("BLOGS_WARC_DIR %s cannot be created (%s): this crawl writes no WARC", directory, exc.strerror)
+            raise NotConfigured(f"BLOGS_WARC_DIR {directory}: {exc.strerror}") from None
         return cls(directory, crawler.settings.getint("BLOGS_WARC_MAX_SIZE", DEFAULT_MAX_BYTES))
 
     def open_spider(self) -> None:
-        self.directory.mkdir(parents=True, exist_ok=True)  # a folder that cannot be made stops the crawl here
+        self.directory.mkdir(parents=True, exist_ok=True)
 
     def close_spider(self) -> None:
-        self._finish()
+        try:
+            self._finish()
+        except OSError as exc:
+            logger.error("Cannot finish the WARC file %s: %s", self.path, exc)
 
     def _current(self) -> WARCWriter:
         if self.writer is None:
@@ -92,8 +104,14 @@ class WarcPipeline:
             note = {"site": item.site, "article": item.article_url, "kind": "comment-feed"}
         else:
             return item
-        write_page(self._current(), fetch, note)
-        assert self.handle is not None
-        if self.handle.tell() >= self.max_bytes:
-            self._finish()
+        if self.broken:
+            return item
+        try:
+            write_page(self._current(), fetch, note)
+            assert self.handle is not None
+            if self.handle.tell() >= self.max_bytes:
+                self._finish()
+        except OSError as exc:  # disk full, folder gone: the page is stored; extraction must still see it
+            self.broken = True
+            logger.error("Cannot write WARC into %s (%s): no more WARC in this crawl", self.directory, exc)
         return item

@@ -16,13 +16,16 @@ from base64 import b32encode
 from pathlib import Path
 
 from crawl_helpers import PROJECT, _env
+from warcio.archiveiterator import ArchiveIterator
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
+from crawler.items import PageItem
 from extractor.sitekeys import default_site_name
 from extractor.warc import ArchiveIndex, read_capture
 from extractor.warcsites import group_sites
 from farm import BlogFarm
+from pipelines.warcpipeline import WarcPipeline
 
 HOUR = 3600.0
 
@@ -191,3 +194,37 @@ def test_arc_files_gzip_per_record_are_read_as_warc(farm: BlogFarm, tmp_path: Pa
     rows = [json.loads(line) for line in done.stdout.splitlines()]
     assert sorted(r["url"] for r in rows) == sorted(u for u, *_ in fetched[1:])
     assert all(r["post"] for r in rows)
+
+
+def page_item(number: int) -> PageItem:
+    url = f"http://127.0.0.1:8000/2026/01/post-{number}/"
+    body = f"<html><body><article><p>Post {number}</p></article></body></html>".encode() * 40
+    item = PageItem(
+        "blog", "http://127.0.0.1:8000/feed/", url, url, 200, {"Content-Type": ["text/html"]}, body, 1e9, "first"
+    )
+    item.snapshot_id = number  # as PersistPagePipeline sets it once the page is stored
+    return item
+
+
+def test_the_warc_pipeline_rotates_files_and_passes_every_item_on_even_when_writing_fails(tmp_path: Path) -> None:
+    folder = tmp_path / "warc"
+    pipeline = WarcPipeline(str(folder), max_bytes=1)  # a new file after every page
+    pipeline.open_spider()
+    items = [page_item(i) for i in range(1, 6)]
+    assert [pipeline.process_item(item) for item in items] == items
+    pipeline.close_spider()
+    files = sorted(folder.iterdir())
+    assert len(files) == 5 and files == sorted(pipeline.written)
+    notes = []
+    for path in files:
+        with path.open("rb") as fh:
+            for record in ArchiveIterator(fh):
+                if record.rec_type == "metadata":
+                    notes.append(record.content_stream().read().decode())
+    assert len(notes) == 5 and all("site: blog" in n and "kind: first" in n for n in notes)
+    broken = WarcPipeline(str(tmp_path / "gone"), max_bytes=1)
+    broken.open_spider()
+    (tmp_path / "gone").rmdir()  # the folder disappears: the next file cannot be opened
+    assert broken.process_item(items[0]) is items[0] and broken.broken
+    assert broken.process_item(items[1]) is items[1]
+    broken.close_spider()
