@@ -228,3 +228,23 @@ def test_the_warc_pipeline_rotates_files_and_passes_every_item_on_even_when_writ
     assert broken.process_item(items[0]) is items[0] and broken.broken
     assert broken.process_item(items[1]) is items[1]
     broken.close_spider()
+
+
+def test_sites_without_a_feed_entry_go_by_the_longest_blog_root_else_the_host(tmp_path: Path) -> None:
+    feed = b"""<?xml version="1.0"?><rss version="2.0"><channel><title>Alice</title>
+<item><title>A</title><link>http://127.0.0.1:1/alice/2026/a/</link></item>
+<item><title>B</title><link>http://127.0.0.1:1/alice/2026/b/</link></item></channel></rss>"""
+    fetched = [("http://127.0.0.1:1/alice/feed/", 200, [("Content-Type", "application/rss+xml")], feed)]
+    for path in ("alice/2026/a/", "alice/2026/b/", "alice/2026/c/", "bob/x/", "alice/", "category/news/"):
+        body = f"<html><body><p>{path}</p></body></html>".encode()
+        fetched.append((f"http://127.0.0.1:1/{path}", 200, [("Content-Type", "text/html")], body))
+    archive = tmp_path / "two-blogs.warc.gz"
+    archive.write_bytes(b"".join(records(fetched, gz=True)[:-1]))  # without the revisit
+    index = ArchiveIndex()
+    index.add_file(archive)
+    sites = {site: sorted(p.url.split(":1/")[1] for p in pages) for site, pages in group_sites(index).items()}
+    assert sites == {
+        "127.0.0.1_1-alice": ["alice/2026/a/", "alice/2026/b/", "alice/2026/c/"],  # c: under alice's root
+        "127.0.0.1_1": ["bob/x/"],  # no feed: the host
+    }
+    assert index.tally.listings == 2  # alice's home and a category page are no articles
