@@ -23,6 +23,7 @@ watch: $(STAMP)
 test: $(STAMP)
 	bash scripts/ensure_chromium.sh
 	bash scripts/ensure_postgres.sh
+	bash scripts/ensure_wget.sh
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)

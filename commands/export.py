@@ -14,6 +14,7 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
 from commands import StoreCommand
+from pipelines.warcwriter import export_warc_file
 from store import query
 
 
@@ -31,7 +32,7 @@ def output_path(arg: str) -> Path | None:
 
 class Command(StoreCommand, ScrapyCommand):
     def syntax(self) -> str:
-        return "[--site S] [--format jsonl] OUT|-"
+        return "[--site S] [--format jsonl] OUT|-  or  [--site S] --warc OUT.warc.gz"
 
     def short_desc(self) -> str:
         return "Export posts with their comments as JSON Lines (to a file, or - for standard output)"
@@ -40,8 +41,14 @@ class Command(StoreCommand, ScrapyCommand):
         super().add_options(parser)
         parser.add_argument("--site", help="only this site")
         parser.add_argument("--format", choices=("jsonl",), default="jsonl")
+        parser.add_argument(
+            "--warc", metavar="OUT.warc.gz", help="write the stored raw pages as a WARC 1.1 file instead"
+        )
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        if opts.warc is not None:
+            self._warc(args, opts)
+            return
         if len(args) != 1:
             raise UsageError("give one output file or -, e.g. scrapy export --format jsonl posts.jsonl")
         with self.reported():
@@ -57,3 +64,18 @@ class Command(StoreCommand, ScrapyCommand):
             # The data owns standard output when it goes there; the summary then goes to stderr.
             summary = f"wrote {n_posts} posts and {n_comments} comments to {args[0] if path else 'standard output'}"
             print(summary, file=sys.stdout if path else sys.stderr)
+
+    def _warc(self, args: list[str], opts: argparse.Namespace) -> None:
+        if args:
+            raise UsageError("--warc takes the output file: scrapy export --warc OUT.warc.gz")
+        with self.reported():
+            path = output_path(opts.warc)
+            if path is None:
+                raise query.QueryError("--warc needs a file name, not -")
+            with self.open() as store:
+                site = query.check_site(store.db, opts.site) if opts.site is not None else None
+                try:
+                    written = export_warc_file(store, path, site)
+                except OSError as exc:
+                    raise query.QueryError(f"cannot write {opts.warc}: {exc.strerror or exc}") from None
+            print(f"wrote {written.pages} pages and {written.comment_feeds} comment feeds to {opts.warc} (WARC 1.1)")

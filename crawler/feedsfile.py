@@ -17,12 +17,13 @@ from urllib.parse import urljoin, urlsplit
 
 import lxml.html
 
+from extractor.sitekeys import NAME_OK as _NAME_OK
+from extractor.sitekeys import default_site_name
 from store.urls import is_fetchable, url_scheme
 
 logger = logging.getLogger(__name__)
 
 FEED_TYPES = ("application/rss+xml", "application/atom+xml", "application/rdf+xml", "application/feed+xml")
-_NAME_OK = re.compile(r"[^\w.@-]+")
 
 
 @dataclass(frozen=True)
@@ -39,36 +40,6 @@ class FeedsFile:
 
     sources: list[FeedSource]
     rejected: list[tuple[int, str, str]]  # (line number, text, reason)
-
-
-def default_site_name(url: str) -> str:
-    """A readable site name from a URL: default_site_name("https://ex.com/blog/feed/") == "ex.com-blog".
-
-    Trailing feed-ish path segments are dropped so that the feed and the home page of one blog
-    get the same name, while /alice/ and /bob/ on one host stay distinct.
-    """
-    parts = urlsplit(url)
-    host = (parts.hostname or "site").lower().removeprefix("www.")
-    if parts.port:
-        host = f"{host}_{parts.port}"
-    segments = [s for s in parts.path.split("/") if s]
-    while segments and segments[-1].lower() in {
-        "feed",
-        "rss",
-        "atom",
-        "rss2",
-        "index.xml",
-        "feed.xml",
-        "rss.xml",
-        "atom.xml",
-        "index.rdf",
-        "default",
-    }:
-        segments.pop()
-    if segments and segments[-1].lower() == "feeds":
-        segments.pop()
-    name = "-".join([host, *segments])
-    return _NAME_OK.sub("_", name)[:80]
 
 
 def parse_feeds_text(text: str) -> FeedsFile:

@@ -68,9 +68,13 @@ EXTENSIONS = {"crawler.middlewares.QuietDuplicateErrorsExtension": 0}
 # Persist first; then batches per site and extraction, off the reactor (pipelines.extract).
 ITEM_PIPELINES = {
     "pipelines.persist.PersistPagePipeline": 100,
-    "pipelines.render.RenderCommentsPipeline": 150,  # off unless BLOGS_RENDER_COMMENTS > 0
+    "pipelines.warcpipeline.WarcPipeline": 150,  # only with BLOGS_WARC_DIR
+    "pipelines.render.RenderCommentsPipeline": 160,  # off unless BLOGS_RENDER_COMMENTS > 0
     "pipelines.extract.ExtractPipeline": 200,
 }
+# Also write every stored page as WARC into this folder (pipelines.warcpipeline), files rotated at this size.
+BLOGS_WARC_DIR = ""
+BLOGS_WARC_MAX_SIZE = 1 << 30
 # Comments that load by script (issue 31): endpoint requests per site and run (crawler.commentapi),
 # comments per request; renders in headless Chromium per minute (0: off) and seconds per render.
 BLOGS_COMMENT_API_BUDGET = 200

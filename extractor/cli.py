@@ -1,8 +1,9 @@
-"""Command line: ``python -m extractor extract|evaluate``.
+"""Command line: ``python -m extractor extract|evaluate|report|warc``.
 
 python -m extractor extract site/pages/*.html --out out.jsonl
 python -m extractor extract --corpus ../shared/corpus --out out.jsonl
 python -m extractor evaluate --corpus ../shared/corpus [--json OUT] [--preset paper] [--folds 2]
+python -m extractor warc crawl.warc.gz --out out.jsonl
 """
 
 from __future__ import annotations
@@ -455,6 +456,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     rp.add_argument("--site", action="append", help="only this corpus site (repeatable)")
     rp.add_argument("--preset", choices=sorted(PRESETS), default="default", help="options preset")
     rp.add_argument("--set", action="append", metavar="NAME=VALUE", help="override one option of the preset")
+    wp = sub.add_parser("warc", help="posts and comments of the blogs in WARC/ARC files, by site")
+    wp.add_argument("files", nargs="+", metavar="FILE", help="WARC or ARC files (.warc, .warc.gz, .arc.gz)")
+    wp.add_argument("--out", metavar="OUT.jsonl", help="output JSON Lines (default stdout)")
+    wp.add_argument("--batch-size", type=int, default=10, help="pages per set, as the crawl's BATCH_SIZE")
     a = ap.parse_args(argv)
     missing = [str(f) for f in getattr(a, "files", None) or [] if not Path(f).is_file()]
     if missing:
@@ -465,6 +470,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .report import cmd_report  # only this command needs the report modules
 
         return cmd_report(a, parse_overrides(a.preset, a.set))
+    if a.cmd == "warc":
+        from .warccli import cmd_warc  # warcio only for this command
+
+        return cmd_warc(a)
     if a.cmd == "evaluate":
         if not a.corpus:
             ap.error("evaluate needs --corpus ROOT")

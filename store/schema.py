@@ -342,6 +342,22 @@ TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, s
         [],
         {},
     ),
+    # -- web archives imported (store.warcimports): a file imported once is skipped after --
+    "warc_imports": (
+        {
+            "sha256": str,  # of the file's bytes: the same archive under another name is skipped too
+            "path": str,  # as given when imported
+            "size": int,
+            "records": int,
+            "pages": int,  # page captures stored
+            "feeds": int,  # feed captures read (site feeds and comment feeds)
+            "skipped": str,  # JSON object: reason -> damaged records skipped
+            "imported_at": str,
+        },
+        "sha256",
+        [],
+        {},
+    ),
 }
 INDEXES: list[tuple[str, list[str], bool]] = [
     ("articles", ["site", "entry_id"], True),

@@ -1,0 +1,204 @@
+"""Web archive import speed and memory: reading and grouping included, as ratios in one run.
+
+    python bench/warc_import.py [--corpus ../shared/corpus] [--copies 2] [--repeat 3] [--dask]
+
+The archive: the corpus' WordPress sites (30 pages each), `--copies` times over under other ports
+(other sites to the site key), each page a WARC response record (gzip per record, warcio's writer),
+the sites' pages interleaved as a crawl writes them. Prints (medians over --repeat runs, CPU time
+of this process, so that other load on a shared machine disturbs the ratios less):
+
+1. lxml.html parse of every page, the baseline;
+2. extraction alone: each site's pages, already in memory, extracted in sets of 10 as the crawl's
+   batches (extractor.warccli.extract_site_captures' work without the archive);
+3. `python -m extractor warc`'s import: reading the archive (pass 1), grouping by site, reading
+   each site's bodies again and extracting them (extractor.warccli.extract_archives);
+4. `scrapy import-warc`'s import into a new SQLite store (pipelines.warcimport.import_archives:
+   pages stored, batches, the crawl's extraction jobs);
+pages/s of each, and 3 / 2 (target <= 1.5), 3 / 1, 4 / 2.
+5. peak memory (max RSS, child processes) of 3 on archives of 1 and 4 x the sites: bounded by the
+   largest site, it stays flat as the archive grows.
+6. with --dask: wall time of `scrapy import-warc`'s import on LocalClusters of 1 and 2 workers, the
+   sites written into 4 files (Dask distributes by file, then by site).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import lxml.html
+from warcio.statusandheaders import StatusAndHeaders
+from warcio.warcwriter import WARCWriter
+
+ROOT = Path(__file__).resolve().parents[1]
+# The project, not bench/ (the script's folder, first on the path): bench/distributed.py would shadow Dask's.
+sys.path[0] = str(ROOT)
+
+from extractor import Page, extract_and_learn  # noqa: E402
+from extractor.dates import clear_memos  # noqa: E402
+from extractor.warccli import extract_archives  # noqa: E402
+
+BATCH = 10
+
+
+def corpus_sites(corpus: Path, copies: int) -> list[list[tuple[str, bytes]]]:
+    """[(url, body)] per site: each WordPress corpus site `copies` times, under ports of its own."""
+    sites = []
+    for copy in range(copies):
+        for number, folder in enumerate(sorted((corpus / "wordpress").iterdir())):
+            rows = [json.loads(line) for line in (folder / "truth.jsonl").open(encoding="utf-8")]
+            port = 20000 + copy * 100 + number
+            pages = []
+            for row in rows:
+                path = row["url"].split("/", 3)[3]
+                pages.append((f"http://127.0.0.1:{port}/{path}", (folder / row["file"]).read_bytes()))
+            sites.append(pages)
+    return sites
+
+
+def write_archive(sites: list[list[tuple[str, bytes]]], out: Path) -> int:
+    """The sites' pages as WARC responses, interleaved site by site; returns the page count."""
+    pages = 0
+    with out.open("wb") as fh:
+        writer = WARCWriter(fh, gzip=True, warc_version="1.1")
+        for i in range(max(len(s) for s in sites)):
+            for site in sites:
+                if i >= len(site):
+                    continue
+                url, body = site[i]
+                http = StatusAndHeaders("200 OK", [("Content-Type", "text/html; charset=UTF-8")], "HTTP/1.1")
+                when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(1_700_000_000 + i * 60))
+                record = writer.create_warc_record(
+                    url, "response", payload=io.BytesIO(body), http_headers=http, warc_headers_dict={"WARC-Date": when}
+                )
+                writer.write_record(record)
+                pages += 1
+    return pages
+
+
+def cpu(fn: Callable[[], object]) -> float:
+    start = time.process_time()
+    fn()
+    return time.process_time() - start
+
+
+def median(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        clear_memos()  # every run starts cold, as an import meets new pages
+        times.append(cpu(fn))
+    return statistics.median(times)
+
+
+def parse_all(sites: list[list[tuple[str, bytes]]]) -> None:
+    for site in sites:
+        for _url, body in site:
+            lxml.html.document_fromstring(body)
+
+
+def extract_all(sites: list[list[tuple[str, bytes]]]) -> None:
+    for site in sites:
+        ordered = sorted(site)  # the archive's order: no feed, so by URL
+        for start in range(0, len(ordered), BATCH):
+            extract_and_learn([Page(url, body) for url, body in ordered[start : start + BATCH]])
+
+
+def import_library(archive: Path) -> None:
+    for _row in extract_archives([str(archive)], BATCH):
+        pass
+
+
+def import_store(archive: Path, folder: Path) -> None:
+    from pipelines import jobs
+    from pipelines.warcimport import import_archives
+    from store import open_store
+
+    db = folder / f"bench-{time.monotonic_ns()}.db"
+    with open_store(db) as store:
+        import_archives(store, [str(archive)], batch_size=BATCH)
+    jobs.close_stores()
+
+
+def child_peak_rss(archive: Path) -> int:
+    """Peak RSS (KiB) of a child process running the library import of `archive`: its VmHWM, since
+    ru_maxrss of a child started by a large parent may report the parent's peak."""
+    code = (
+        f"import sys; sys.path.insert(0, {str(ROOT)!r})\n"
+        "from extractor.warccli import extract_archives\n"
+        f"for _ in extract_archives([{str(archive)!r}], {BATCH}): pass\n"
+        "print([l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')][0])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return int(out.stdout.strip().splitlines()[-1])
+
+
+def dask_wall(archives: list[Path], folder: Path, workers: int) -> float:
+    from pipelines.distributed import dask_client
+    from pipelines.warcdask import import_on_dask
+    from store import open_store
+
+    with dask_client(f"local:{workers}") as client, open_store(folder / f"dask-{workers}.db") as store:
+        start = time.monotonic()
+        import_on_dask(store, client, [str(a) for a in archives], batch_size=BATCH)
+        return time.monotonic() - start
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    ap.add_argument("--copies", type=int, default=2, help="each corpus site this many times (other ports)")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--dask", action="store_true", help="also time the import on 1 and 2 Dask workers")
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        sites = corpus_sites(a.corpus, a.copies)
+        archive = folder / "bench.warc.gz"
+        n = write_archive(sites, archive)
+        size = archive.stat().st_size
+        print(f"archive: {n} pages of {len(sites)} sites, {size / 1e6:.1f} MB (gzip per record)")
+        parse = median(lambda: parse_all(sites), a.repeat)
+        alone = median(lambda: extract_all(sites), a.repeat)
+        library = median(lambda: import_library(archive), a.repeat)
+        stored = median(lambda: import_store(archive, folder), a.repeat)
+        for name, seconds in (
+            ("1. lxml parse", parse),
+            ("2. extraction alone", alone),
+            ("3. import (library: read, group, extract)", library),
+            ("4. import into a store (scrapy import-warc)", stored),
+        ):
+            print(f"{name:46s} {seconds:7.2f} s CPU  {n / seconds:7.1f} pages/s")
+        print(f"import / extraction alone: {library / alone:.2f} (target <= 1.5)")
+        print(f"import / lxml parse: {library / parse:.2f}; extraction alone / lxml parse: {alone / parse:.2f}")
+        print(f"store import / extraction alone: {stored / alone:.2f}")
+        bigger = folder / "bigger.warc.gz"
+        more = corpus_sites(a.corpus, a.copies * 4)
+        write_archive(more, bigger)
+        small_rss, big_rss = child_peak_rss(archive), child_peak_rss(bigger)
+        print(
+            f"peak RSS of the library import: {small_rss / 1024:.0f} MiB ({len(sites)} sites),"
+            f" {big_rss / 1024:.0f} MiB ({len(more)} sites, 4 x the archive): x {big_rss / small_rss:.2f}"
+        )
+        if a.dask:
+            parts = [folder / f"part{i}.warc.gz" for i in range(4)]
+            for i, part in enumerate(parts):
+                write_archive(sites[i::4], part)
+            one, two = dask_wall(parts, folder, 1), dask_wall(parts, folder, 2)
+            print(
+                f"Dask import wall time: 1 worker {one:.1f} s, 2 workers {two:.1f} s: x {one / two:.2f} (target >= 1.7)"
+            )
+    print(f"(this process' peak RSS: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

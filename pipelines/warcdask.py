@@ -1,0 +1,154 @@
+"""`scrapy import-warc --dask ADDRESS|local:N`: the import of pipelines.warcimport on a Dask cluster,
+by file and then by site.
+
+with dask_client("local:2") as client:
+    plan, report = import_on_dask(store, client, ["a.warc.gz", "b.warc.gz"])
+
+1. One task per file reads it (pass 1, extractor.warc.ArchiveIndex): what comes back to this
+   process is the index, a few fields per record, never a body.
+2. Here, from all the indexes: sites and articles (a site's pages may sit in many files).
+3. One task per file stores its pages (bodies read on the worker), each after the one before
+   (a task takes the previous one's result as argument), so snapshot ids come in the same order
+   as in a single-process import: the same store, row for row.
+4. One task per site, largest first, extracts its pages from the store (pipelines.warcimport.
+   extract_site) on a worker that opens the store itself: a site's pages are gathered by the
+   store, by site key, on the cluster. Other sites' identifiers count as of the import's start,
+   so the rows are those of the single-process import.
+
+The workers must reach the files (same paths) and the store (across machines: PostgreSQL).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from distributed import Client, Future, as_completed
+
+from extractor.warc import ArchiveIndex
+from pipelines import jobs
+from pipelines.warcimport import (
+    ArchiveFile,
+    ImportPlan,
+    ImportReport,
+    archive_files,
+    extract_site,
+    finish_plan,
+    prepare_extraction,
+    sites_to_extract,
+    store_file,
+)
+from store import StoreBackend, open_store
+from store.clock import to_iso
+
+
+class ImportFailed(RuntimeError):
+    """A task failed; what was stored is kept (files recorded, pages stored), so running again resumes."""
+
+
+def _result(future: Future, what: str) -> Any:
+    try:
+        return future.result()
+    except Exception as exc:  # the task's own error, re-raised here: one line for the user
+        raise ImportFailed(f"{what} failed (run again to resume): {exc!r}") from exc
+
+
+def index_file(path: str) -> ArchiveIndex:
+    """Task: pass 1 over one file."""
+    index = ArchiveIndex()
+    index.add_file(path)
+    return index
+
+
+def _file_plan(plan: ImportPlan, archive: ArchiveFile) -> ImportPlan:
+    """The part of the plan one file's task needs."""
+    return ImportPlan(
+        files=[archive],
+        pages={archive.path: plan.pages.get(archive.path, [])},
+        comment_feeds={archive.path: plan.comment_feeds.get(archive.path, [])},
+        tallies={archive.path: plan.tallies[archive.path]},
+    )
+
+
+def store_file_task(location: str, plan: ImportPlan, archive: ArchiveFile, _after: object = None) -> ImportReport:
+    """Task: pass 2 for one file (`_after`: the previous file's result, which orders the tasks)."""
+    with open_store(location, create=False) as store:
+        return store_file(store, plan, archive)
+
+
+@dataclass(frozen=True)
+class SiteTask:
+    location: str
+    site: str
+    batch_size: int
+    known_before: str
+
+
+def extract_site_task(task: SiteTask) -> int:
+    """Task: one site's extraction, through the worker's own connection."""
+    cfg = jobs.JobConfig(task.location, batch_size=task.batch_size, known_before=task.known_before)
+    try:
+        with open_store(task.location, create=False) as store:
+            return extract_site(store, cfg, task.site)
+    finally:
+        jobs.close_stores()
+
+
+def import_on_dask(
+    store: StoreBackend,
+    client: Client,
+    paths: list[str],
+    *,
+    batch_size: int = 10,
+    progress: Callable[[str], None] | None = None,
+) -> tuple[ImportPlan, ImportReport]:
+    """The import of pipelines.warcimport.import_archives, its reading and extraction on `client`'s cluster."""
+    say = progress or (lambda _text: None)
+    cfg = jobs.JobConfig(store.location, batch_size=max(2, batch_size), known_before=to_iso(time.time()))
+    files, already = archive_files(store, paths)
+    reading = {client.submit(index_file, f.path, pure=False): f.path for f in files}
+    found: dict[str, ArchiveIndex] = {}
+    for number, future in enumerate(as_completed(reading), 1):
+        found[reading[future]] = _result(future, f"reading {reading[future]}")
+        say(f"read {number}/{len(files)} files ({Path(reading[future]).name})")
+    index = ArchiveIndex()
+    for archive in files:  # in the order given, as the single-process import reads them
+        index.merge(found[archive.path])
+    tallies = {archive.path: found[archive.path].tally for archive in files}
+    plan = finish_plan(store, index, files, already, tallies)
+    tally = plan.tally
+    say(f"read {tally.records} records: {tally.pages} pages, {tally.feeds} feeds of {len(plan.sites)} sites")
+    report = ImportReport(files=len(files), sites=len(plan.sites))
+    previous: Future | None = None
+    storing: list[Future] = []
+    for archive in files:
+        previous = client.submit(
+            store_file_task, store.location, _file_plan(plan, archive), archive, previous, pure=False
+        )
+        storing.append(previous)
+    for number, (future, archive) in enumerate(zip(storing, files, strict=True), 1):
+        stored: ImportReport = _result(future, f"storing {archive.path}")
+        report.pages += stored.pages
+        report.comment_feeds += stored.comment_feeds
+        say(f"stored {number}/{len(files)} files: {report.pages} pages")
+    prepare_extraction(store, cfg)
+    sizes = Counter(page.article.site for pages in plan.pages.values() for page in pages)
+    sites = sorted(sites_to_extract(store, plan), key=lambda s: (-sizes[s], s))
+    report.sites = len(sites)  # largest first: no worker idles at the end
+    tasks = {
+        client.submit(
+            extract_site_task,
+            SiteTask(store.location, site, cfg.batch_size, cfg.known_before or ""),
+            pure=False,
+            priority=len(sites) - i,
+        ): site
+        for i, site in enumerate(sites)
+    }
+    for number, future in enumerate(as_completed(tasks), 1):
+        report.extracted += _result(future, f"extracting site {tasks[future]}")
+        say(f"extracted {number}/{len(sites)} sites ({tasks[future]}): {report.extracted} pages so far")
+    return plan, report
