@@ -12,7 +12,9 @@ shown at any LOG_LEVEL. Other spiders run as with Scrapy's own command.
 from __future__ import annotations
 
 import asyncio
+import difflib
 import logging
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
@@ -20,7 +22,7 @@ from scrapy.exceptions import UsageError
 from twisted.internet.defer import Deferred
 from twisted.python.failure import Failure
 
-from crawler.feedsfile import FeedsFileError, load_feeds_file
+from crawler.feedsfile import FeedsFile, FeedsFileError, load_feeds_file
 from crawler.lock import RunLock, run_lock
 from crawler.outcome import (
     EXIT_LOCKED,
@@ -72,9 +74,13 @@ def prepare_run(settings: Any, spider_args: dict[str, str]) -> RunLock | PgRunLo
         log_always(logging.WARNING, "%s", warning)
     feeds = feeds_file_path(arguments.get("feeds"), settings.get("BLOGS_FEEDS"))
     try:
-        load_feeds_file(feeds)
+        parsed = load_feeds_file(feeds)
     except FeedsFileError as exc:
         raise RunRefused(EXIT_USAGE, f"Cannot crawl: {exc}") from None
+    if arguments.get("unmute"):
+        problem = unmute_problem(arguments["unmute"], parsed, feeds)
+        if problem:
+            raise RunRefused(EXIT_USAGE, f"Cannot crawl: {problem}")
     try:
         db = store_location(settings.get("BLOGS_DB"))
     except StoreError as exc:
@@ -99,6 +105,16 @@ def prepare_run(settings: Any, spider_args: dict[str, str]) -> RunLock | PgRunLo
         lock.release()
         raise RunRefused(EXIT_STORE, f"Cannot crawl into {shown}: cannot open the store ({_why(exc)})") from None
     return lock
+
+
+def unmute_problem(wanted: str, parsed: FeedsFile, path: Path) -> str:
+    """Why `-a unmute=wanted` names nothing to unmute ("" when it names all, a feed URL or a site of the file)."""
+    known = [source.url for source in parsed.sources] + [source.name for source in parsed.sources]
+    if wanted in ("1", "all") or wanted in known:
+        return ""
+    close = difflib.get_close_matches(wanted, known, n=1)
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    return f"spider argument -a unmute={wanted!r} names no feed URL or site of {path}{hint}; give all, a URL or a site"
 
 
 def run_mode(arguments: dict[str, Any], settings: dict[str, Any]) -> str:
