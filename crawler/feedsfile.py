@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import logging
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import unquote, urljoin, urlsplit
 
 import lxml.html
 
@@ -22,7 +23,22 @@ from store.urls import is_fetchable, url_scheme
 logger = logging.getLogger(__name__)
 
 FEED_TYPES = ("application/rss+xml", "application/atom+xml", "application/rdf+xml", "application/feed+xml")
-_NAME_OK = re.compile(r"[^\w.@-]+")
+
+
+def clean_name(text: str) -> str:
+    """A site name as the store keys it: its characters kept (composed, NFC: `café` typed on a Mac is
+    `cafe` + a combining accent), a run of anything else (blanks, slashes) one `_`, at most 80.
+
+    clean_name("Café du Nord") == "Café_du_Nord"
+    """
+    out: list[str] = []
+    for ch in unicodedata.normalize("NFC", text):
+        # Letters, digits, combining marks (a Devanagari vowel sign has no composed form) and ._@-
+        if ch.isalnum() or ch in "_.@-" or unicodedata.category(ch).startswith("M"):
+            out.append(ch)
+        elif not out or out[-1] != "_":
+            out.append("_")
+    return "".join(out)[:80]
 
 
 @dataclass(frozen=True)
@@ -51,7 +67,7 @@ def default_site_name(url: str) -> str:
     host = (parts.hostname or "site").lower().removeprefix("www.")
     if parts.port:
         host = f"{host}_{parts.port}"
-    segments = [s for s in parts.path.split("/") if s]
+    segments = [unquote(s) for s in parts.path.split("/") if s]  # caf%C3%A9 is café
     while segments and segments[-1].lower() in {
         "feed",
         "rss",
@@ -67,8 +83,7 @@ def default_site_name(url: str) -> str:
         segments.pop()
     if segments and segments[-1].lower() == "feeds":
         segments.pop()
-    name = "-".join([host, *segments])
-    return _NAME_OK.sub("_", name)[:80]
+    return clean_name("-".join([host, *segments]))
 
 
 def parse_feeds_text(text: str) -> FeedsFile:
@@ -92,7 +107,7 @@ def parse_feeds_text(text: str) -> FeedsFile:
             scheme = url_scheme(url) or "none"
             rejected.append((lineno, line, f"not an http(s) URL (scheme {scheme})"))
             continue
-        name = _NAME_OK.sub("_", name)[:80] if name else default_site_name(url)
+        name = clean_name(name) if name else default_site_name(url)
         if url in seen_urls:
             rejected.append((lineno, line, "duplicate URL"))
             continue

@@ -219,10 +219,48 @@ class BlogsSpider(FeedPolling, ArticleFetching):
             )
             self.inc("blogs/feeds_file_rejected")
         self.feeds_mtime = mtime
-        self.sources = {src.url: src.name for src in parsed.sources if in_shard(src.name, self.shard)}
         assert self.store is not None
+        names = self._known_names({src.url: src.name for src in parsed.sources})
+        self.sources = {url: name for url, name in names.items() if in_shard(name, self.shard)}
         self.store.sync_feeds(self.sources.items(), self.now())
         return bool(self.sources)
+
+    def _known_names(self, listed: dict[str, str]) -> dict[str, str]:
+        """The feeds file's (url -> site name), each feed the store knows kept under the site it has
+        there: a site is its feed, and a new name on its line must not split its articles in two."""
+        assert self.store is not None
+        stored = {row["url"]: row["site"] for row in self.store.db.query("SELECT url, site FROM feeds")}
+        taken = set(stored.values())
+        out: dict[str, str] = {}
+        for url, name in listed.items():
+            known = stored.get(url)
+            if known is not None and known != name:
+                self.log_once(
+                    "rename",
+                    url,
+                    logging.WARNING,
+                    "%s names the feed %s %r; it stays site %r, as the store has it (a site is its feed: renaming"
+                    " moves none of its articles)",
+                    self.feeds_path,
+                    url,
+                    name,
+                    known,
+                )
+                name = known
+            elif known is None and name in taken:
+                self.log_once(
+                    "rename",
+                    url,
+                    logging.WARNING,
+                    "%s gives the new feed %s the name %r of a site the store has for another feed; both feeds'"
+                    " articles will be listed under %r",
+                    self.feeds_path,
+                    url,
+                    name,
+                    name,
+                )
+            out[url] = name
+        return out
 
     def _apply_unmute(self) -> None:
         """`-a unmute=all|URL|SITE`: say which feeds it unmuted and why they had been muted."""
