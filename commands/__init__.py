@@ -23,6 +23,7 @@ from typing import Any, TextIO
 
 from scrapy.exceptions import UsageError
 
+from crawler.validation import SettingError, check_settings
 from store import StoreBackend, StoreError, store_location
 from store.query import QueryError, open_store
 from store.sql import DATABASE_ERRORS
@@ -42,6 +43,16 @@ class StoreCommand:
     requires_crawler_process = False
     settings: Any
     exitcode: int
+
+    def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
+        """Scrapy's options (`-s NAME=VALUE` into the settings), then every setting checked as the
+        crawl checks them (crawler.validation): a bad or empty one is one line on stderr, exit 2."""
+        super().process_options(args, opts)  # type: ignore[misc]
+        try:
+            check_settings(self.settings)
+        except SettingError as exc:
+            sys.stderr.write(f"scrapy {type(self).__module__.rsplit('.', 1)[-1]}: error: {exc}\n")
+            raise SystemExit(2) from None
 
     def open(self, *, write: bool = False) -> StoreBackend:
         """The store at BLOGS_DB, read-only unless `write`. A missing store is a usage error (exit 2);

@@ -194,3 +194,20 @@ def test_feeds_tells_ok_failing_muted_and_new_apart(db: Path) -> None:
     table = scrapy(db, "feeds", "--site", "beta").stdout.splitlines()
     assert table[0].split() == FEED_FIELDS and "failing" in table[1] and "HTTP 503" in table[1]
     assert "scrapy feeds" in scrapy(db, "sites", "--help").stdout
+
+
+def test_query_commands_check_the_settings_too(tmp_path: Path) -> None:
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        cmd = [sys.executable, "-m", "scrapy", *args]
+        return subprocess.run(cmd, cwd=PROJECT, capture_output=True, text=True, timeout=60, env=_env())
+
+    empty = run("posts", "-s", "BLOGS_DB=")  # an unset shell variable: not the project's blogs.db
+    assert (empty.returncode, empty.stdout) == (2, "")
+    assert empty.stderr.splitlines() == [
+        "scrapy posts: error: setting BLOGS_DB is empty: it takes a SQLite file path or a"
+        " postgresql://user@host:port/db URL (or leave it out)"
+    ]
+    bad = run("reextract", "-s", "BATCH_SIZE=abc", "-s", f"BLOGS_DB={tmp_path / 'none.db'}")
+    assert bad.returncode == 2 and bad.stderr.splitlines() == [
+        "scrapy reextract: error: setting BATCH_SIZE='abc' is not valid: it takes a whole number of at least 1"
+    ]
