@@ -19,6 +19,8 @@ import pytest
 from crawl_helpers import PROJECT, _env
 
 from extractor.records import CommentRecord
+from farm.postgres import PostgresServer
+from store import StoreBackend, open_store
 from store.clock import to_iso
 from store.comments import comment_dicts, refresh_article, upsert
 from store.feedstates import FEED_FIELDS
@@ -30,7 +32,7 @@ HOUR = 3600.0
 SITES = {"alpha": 15, "beta": 10, "gamma": 5}  # posts per site, each with "the" in its text
 
 
-def add_post(store: Store, site: str, n: int) -> None:
+def add_post(store: StoreBackend, site: str, n: int) -> None:
     """Post `n` of `site` (by Ann), a comment and a reply to it, through the store's writers."""
     feed = f"http://127.0.0.1:9/{site}/feed/"
     url = f"http://127.0.0.1:9/{site}/post-{n}/"
@@ -89,26 +91,39 @@ def add_post(store: Store, site: str, n: int) -> None:
         refresh_article(db, url)
 
 
+def fill(store: StoreBackend) -> None:
+    for site, count in SITES.items():
+        for n in range(count):
+            add_post(store, site, n)
+    # One feed muted, one failing, one never polled: what `scrapy feeds` must tell apart.
+    store.sync_feeds([("http://127.0.0.1:9/gone/feed/", "gone"), ("http://127.0.0.1:9/new/feed/", "new")], NOW)
+    for _ in range(2):
+        store.record_feed_failure(
+            "http://127.0.0.1:9/beta/feed/", now=NOW, status=503, error="HTTP 503", next_check=NOW + HOUR, mute=None
+        )
+    store.record_feed_failure(
+        "http://127.0.0.1:9/gone/feed/", now=NOW, status=410, error="HTTP 410", next_check=NOW, mute="410 Gone"
+    )
+
+
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("queries") / "blogs.db"
     with Store(path) as store:
-        for site, count in SITES.items():
-            for n in range(count):
-                add_post(store, site, n)
-        # One feed muted, one failing, one never polled: what `scrapy feeds` must tell apart.
-        store.sync_feeds([("http://127.0.0.1:9/gone/feed/", "gone"), ("http://127.0.0.1:9/new/feed/", "new")], NOW)
-        for _ in range(2):
-            store.record_feed_failure(
-                "http://127.0.0.1:9/beta/feed/", now=NOW, status=503, error="HTTP 503", next_check=NOW + HOUR, mute=None
-            )
-        store.record_feed_failure(
-            "http://127.0.0.1:9/gone/feed/", now=NOW, status=410, error="HTTP 410", next_check=NOW, mute="410 Gone"
-        )
+        fill(store)
     return path
 
 
-def scrapy(db: Path, *args: str, code: int = 0) -> subprocess.CompletedProcess[str]:
+@pytest.fixture(scope="module")
+def pg_db(pg_server: PostgresServer) -> str:
+    """The same store on PostgreSQL."""
+    url = pg_server.new_database()
+    with open_store(url) as store:
+        fill(store)
+    return url
+
+
+def scrapy(db: Path | str, *args: str, code: int = 0) -> subprocess.CompletedProcess[str]:
     env = {**_env(), "COLUMNS": "200", "PYTHONWARNINGS": "ignore"}
     cmd = [sys.executable, "-m", "scrapy", *args, "-s", f"BLOGS_DB={db}"]
     done = subprocess.run(cmd, cwd=PROJECT, capture_output=True, text=True, timeout=60, env=env)
@@ -211,3 +226,18 @@ def test_query_commands_check_the_settings_too(tmp_path: Path) -> None:
     assert bad.returncode == 2 and bad.stderr.splitlines() == [
         "scrapy reextract: error: setting BATCH_SIZE='abc' is not valid: it takes a whole number of at least 1"
     ]
+
+
+def test_the_same_answers_on_postgresql(db: Path, pg_db: str) -> None:
+    for args in (
+        ("feeds", "--format", "jsonl"),
+        ("posts", "--site", "alpha", "--site", "gamma", "--limit", "7", "--format", "jsonl"),
+        ("comments", "--site", "beta", "--limit", "3", "--format", "csv"),
+        ("search", "plane", "--site", "beta", "--limit", "4", "--format", "jsonl"),
+    ):
+        lite, pg = scrapy(db, *args), scrapy(pg_db, *args)
+        assert lite.stderr == pg.stderr and lite.stderr.endswith("--limit to see more\n") != (args[0] == "feeds")
+        if args[0] == "search":  # SQLite ranks FTS hits, PostgreSQL lists them newest first
+            assert sorted(lite.stdout.splitlines()) == sorted(pg.stdout.splitlines())
+        else:
+            assert lite.stdout == pg.stdout, args
