@@ -19,6 +19,7 @@ from typing import Any
 
 from scrapy.settings import BaseSettings, get_settings_priority
 
+from crawler import settings as project_settings
 from crawler.schedule import parse_durations
 
 
@@ -233,8 +234,9 @@ def unknown_settings(settings: BaseSettings) -> list[str]:
     """Warnings for settings the user gave that look like the harvester's but are not: a typo
     (`-s BLOGS_FEED=x`) would otherwise be ignored in silence."""
     warnings = []
+    declared = vars(project_settings)  # a setting with a default there but no row yet is not a typo
     for name in settings:
-        if name in _BY_NAME or not name.startswith(OWN_PREFIXES) or not _explicit(settings, name):
+        if name in _BY_NAME or name in declared or not name.startswith(OWN_PREFIXES) or not _explicit(settings, name):
             continue
         warnings.append(f"setting {name} is not a setting of the harvester{_nearest(name, list(_BY_NAME))}; ignored")
     return warnings

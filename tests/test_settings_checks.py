@@ -17,7 +17,7 @@ from crawl_helpers import PROJECT, TEST_SETTINGS, _env, write_feeds
 from scrapy.settings import Settings
 
 from crawler import settings as project_settings
-from crawler.validation import SETTINGS, SettingError, check_arguments, check_settings, unknown_settings
+from crawler.validation import OWN_PREFIXES, SETTINGS, SettingError, check_arguments, check_settings, unknown_settings
 
 
 def settings_with(**given: str) -> Settings:
@@ -42,6 +42,11 @@ def test_every_setting_of_the_readme_table_has_a_row() -> None:
     named = {word.strip("`,") for cell in first_cells for word in cell.split()}
     named = {name for name in named if name.isupper()}
     assert named and named <= rows, named - rows
+
+
+def test_every_harvester_setting_of_the_project_has_a_row() -> None:
+    declared = {name for name in vars(project_settings) if name.startswith(OWN_PREFIXES)}
+    assert declared and declared <= {check.name for check in SETTINGS}, declared - {check.name for check in SETTINGS}
 
 
 @pytest.mark.parametrize(
