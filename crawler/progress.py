@@ -55,15 +55,17 @@ def store_counts(store: StoreBackend, now: float) -> dict[str, int]:
 
 
 def progress_line(stats: dict[str, Any], counts: dict[str, int]) -> str:
-    """The harvest line from the run's stats and the store's counts."""
+    """The harvest line from the run's stats and the store's counts: articles fetched and re-fetches
+    count the pages stored by this run (first fetches, later ones), queued the articles waiting
+    for their first fetch."""
 
     def run(key: str) -> int:
         return int(stats.get(f"blogs/{key}") or 0)
 
     return (
         f"Harvest: feeds polled {run('feeds_polled')} (failed {run('feeds_failed')}), due {counts['due']},"
-        f" failing {counts['failing']}, muted {counts['muted']}; articles fetched {run('articles_new')},"
-        f" queued {counts['queued']}; re-fetches {run('refetches')};"
+        f" failing {counts['failing']}, muted {counts['muted']}; articles fetched {run('pages_stored/first')},"
+        f" queued {counts['queued']}; re-fetches {run('pages_stored/refetch')};"
         f" extraction backlog {counts['backlog']} pages"
     )
 

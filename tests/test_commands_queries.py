@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from crawl_helpers import PROJECT, _env
 
+from crawler.progress import progress_line, store_counts
 from extractor.records import CommentRecord
 from farm.postgres import PostgresServer
 from store import StoreBackend, open_store
@@ -241,3 +242,14 @@ def test_the_same_answers_on_postgresql(db: Path, pg_db: str) -> None:
             assert sorted(lite.stdout.splitlines()) == sorted(pg.stdout.splitlines())
         else:
             assert lite.stdout == pg.stdout, args
+
+
+def test_the_harvest_line_counts_what_the_store_holds(db: Path) -> None:
+    with open_store(db, read_only=True) as store:
+        counts = store_counts(store, NOW)
+    assert counts == {"due": 1, "failing": 1, "muted": 1, "queued": 0, "backlog": 0}
+    stats = {"blogs/feeds_polled": 7, "blogs/feeds_failed": 2, "blogs/pages_stored/first": 5}
+    assert progress_line(stats, counts) == (
+        "Harvest: feeds polled 7 (failed 2), due 1, failing 1, muted 1; articles fetched 5, queued 0;"
+        " re-fetches 0; extraction backlog 0 pages"
+    )
