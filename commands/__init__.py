@@ -23,6 +23,7 @@ from typing import Any, TextIO
 
 from scrapy.exceptions import UsageError
 
+from crawler.validation import SettingError, check_settings
 from store import StoreBackend, StoreError, store_location
 from store.query import QueryError, open_store
 from store.sql import DATABASE_ERRORS
@@ -42,6 +43,16 @@ class StoreCommand:
     requires_crawler_process = False
     settings: Any
     exitcode: int
+
+    def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
+        """Scrapy's options (`-s NAME=VALUE` into the settings), then every setting checked as the
+        crawl checks them (crawler.validation): a bad or empty one is one line on stderr, exit 2."""
+        super().process_options(args, opts)  # type: ignore[misc]
+        try:
+            check_settings(self.settings)
+        except SettingError as exc:
+            sys.stderr.write(f"scrapy {type(self).__module__.rsplit('.', 1)[-1]}: error: {exc}\n")
+            raise SystemExit(2) from None
 
     def open(self, *, write: bool = False) -> StoreBackend:
         """The store at BLOGS_DB, read-only unless `write`. A missing store is a usage error (exit 2);
@@ -79,15 +90,36 @@ class StoreCommand:
             self.exitcode = 1
 
 
+# Largest --limit: beyond it SQLite's integers overflow ("datatype mismatch"); no store holds as many rows.
+MAX_LIMIT = 1_000_000_000
+
+
 def positive_int(text: str) -> int:
-    """argparse type for --limit: a whole number of at least 1."""
+    """argparse type for --limit: a whole number from 1 to MAX_LIMIT."""
     try:
         value = int(text)
     except ValueError:
         value = 0
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number")
+    if value > MAX_LIMIT:
+        raise argparse.ArgumentTypeError(f"{text!r} is too large: at most {MAX_LIMIT:,}".replace(",", " "))
     return value
+
+
+def add_sites(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--site",
+        action="append",
+        default=[],
+        help="only this site (its name in feeds.txt, as scrapy sites lists it); repeat for several",
+    )
+
+
+def say_how_many(shown: int, total: int, what: str) -> None:
+    """On stderr (stdout stays data): "20 of 38 hits, --limit to see more" when a limit cut the answer."""
+    if total > shown:
+        sys.stderr.write(f"{shown} of {total} {what}, --limit to see more\n")
 
 
 def _width(text: str) -> int:

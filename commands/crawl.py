@@ -12,7 +12,9 @@ shown at any LOG_LEVEL. Other spiders run as with Scrapy's own command.
 from __future__ import annotations
 
 import asyncio
+import difflib
 import logging
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
@@ -20,7 +22,7 @@ from scrapy.exceptions import UsageError
 from twisted.internet.defer import Deferred
 from twisted.python.failure import Failure
 
-from crawler.feedsfile import FeedsFileError, load_feeds_file
+from crawler.feedsfile import FeedsFile, FeedsFileError, load_feeds_file
 from crawler.lock import RunLock, run_lock
 from crawler.outcome import (
     EXIT_LOCKED,
@@ -31,7 +33,8 @@ from crawler.outcome import (
     log_always,
     store_fault,
 )
-from crawler.spiders.blogs import BlogsSpider, feeds_file_path, parse_shard
+from crawler.spiders.blogs import BlogsSpider, feeds_file_path
+from crawler.validation import SettingError, check_arguments, check_settings, unknown_settings
 from store import StoreError, open_store, store_location
 from store.pglock import PgRunLock
 from store.postgres import redact
@@ -62,21 +65,31 @@ def prepare_run(settings: Any, spider_args: dict[str, str]) -> RunLock | PgRunLo
     Returns the held lock; RunRefused when the run must not start. The feeds file is checked
     first and the lock taken before the store is opened, so a refused run writes nothing.
     """
-    feeds = feeds_file_path(spider_args.get("feeds"), settings.get("BLOGS_FEEDS"))
     try:
-        load_feeds_file(feeds)
+        checked = check_settings(settings)
+        arguments = check_arguments(spider_args)
+    except SettingError as exc:
+        raise RunRefused(EXIT_USAGE, f"Cannot crawl: {exc}") from None
+    for warning in unknown_settings(settings):
+        log_always(logging.WARNING, "%s", warning)
+    feeds = feeds_file_path(arguments.get("feeds"), settings.get("BLOGS_FEEDS"))
+    try:
+        parsed = load_feeds_file(feeds)
     except FeedsFileError as exc:
         raise RunRefused(EXIT_USAGE, f"Cannot crawl: {exc}") from None
-    try:
-        parse_shard(spider_args.get("shard"))
-    except ValueError as exc:
-        raise RunRefused(EXIT_USAGE, f"Cannot crawl: {exc}") from None
+    if arguments.get("unmute"):
+        problem = unmute_problem(arguments["unmute"], parsed, feeds)
+        if problem:
+            raise RunRefused(EXIT_USAGE, f"Cannot crawl: {problem}")
     try:
         db = store_location(settings.get("BLOGS_DB"))
     except StoreError as exc:
         raise RunRefused(EXIT_STORE, f"Cannot crawl: {exc}") from None
-    lock = run_lock(db, shared=True)  # PostgreSQL: crawler workers share the store (store.leases)
     shown = redact(db)  # no password in messages
+    logging.getLogger("blogs").info(
+        "Crawling %s into the store %s; mode: %s", feeds, shown, run_mode(arguments, checked)
+    )
+    lock = run_lock(db, shared=True)  # PostgreSQL: crawler workers share the store (store.leases)
     try:
         taken = lock.acquire()
     except OSError as exc:
@@ -94,13 +107,38 @@ def prepare_run(settings: Any, spider_args: dict[str, str]) -> RunLock | PgRunLo
     return lock
 
 
+def unmute_problem(wanted: str, parsed: FeedsFile, path: Path) -> str:
+    """Why `-a unmute=wanted` names nothing to unmute ("" when it names all, a feed URL or a site of the file)."""
+    known = [source.url for source in parsed.sources] + [source.name for source in parsed.sources]
+    if wanted in ("1", "all") or wanted in known:
+        return ""
+    close = difflib.get_close_matches(wanted, known, n=1)
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    return f"spider argument -a unmute={wanted!r} names no feed URL or site of {path}{hint}; give all, a URL or a site"
+
+
+def run_mode(arguments: dict[str, Any], settings: dict[str, Any]) -> str:
+    """The run's mode in words: "once (cron)" or "watch", and what changes it (force, unmute, shard, no extraction)."""
+    words = ["watch (until stopped)" if arguments.get("watch") else "once (cron)"]
+    if arguments.get("force"):
+        words.append("force: every feed polled now")
+    if arguments.get("unmute"):
+        words.append(f"unmute {arguments['unmute']}")
+    if arguments.get("shard"):
+        words.append("shard {}/{}".format(*arguments["shard"]))
+    if not settings.get("EXTRACT_ENABLED", True):
+        words.append("no extraction (EXTRACT_ENABLED off)")
+    return ", ".join(words)
+
+
 class Command(ScrapyCrawlCommand):
     def long_desc(self) -> str:
         return (
             "Run a spider of the project. For `blogs`: exit 0 when the run completed (some feeds may have"
-            " failed), 1 when every feed failed or the crawl crashed, 2 for a feeds file that is missing or"
-            " lists no usable feed, 3 when another crawl is using the store, 4 when the store cannot be"
-            " opened or written (e.g. disk full). The last log line is the run's summary."
+            " failed), 1 when every feed failed or the crawl crashed, 2 for a setting or spider argument that is"
+            " not valid, or a feeds file that is missing or lists no usable feed, 3 when another crawl is using"
+            " the store, 4 when the store cannot be opened or written (e.g. disk full). The last log line is"
+            " the run's summary."
         )
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:

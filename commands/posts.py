@@ -1,7 +1,8 @@
-"""`scrapy posts [--site S] [--since WHEN] [--limit N] [--format table|jsonl|csv]`: extracted posts,
-newest first; fields url, site, title, text, published, fetched_at, comment_system, comments_state.
+"""`scrapy posts [--site S ...] [--since WHEN] [--limit N] [--format table|jsonl|csv]`: extracted posts,
+newest first; fields url, site, title, author, text, published, fetched_at, comment_system, comments_state.
 
-An unknown site or an unreadable --since is a one-line error (exit 2), not an empty list.
+An unknown site or an unreadable --since is a one-line error (exit 2), not an empty list. When
+--limit cuts the list, stderr says how many there are ("3 of 28 posts, --limit to see more").
 """
 
 from __future__ import annotations
@@ -10,20 +11,20 @@ import argparse
 
 from scrapy.commands import ScrapyCommand
 
-from commands import StoreCommand, positive_int, write_rows
+from commands import StoreCommand, add_sites, positive_int, say_how_many, write_rows
 from store import query
 
 
 class Command(StoreCommand, ScrapyCommand):
     def syntax(self) -> str:
-        return "[--site S] [--since WHEN] [--limit N] [--format table|jsonl|csv]"
+        return "[--site S ...] [--since WHEN] [--limit N] [--format table|jsonl|csv]"
 
     def short_desc(self) -> str:
-        return "List extracted posts (url, site, title, text, published, fetched_at, comment_system, comments_state)"
+        return "List extracted posts (url, site, title, author, text, published, fetched_at, comment system and state)"
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         super().add_options(parser)
-        parser.add_argument("--site", help="only this site (its name in feeds.txt, as scrapy sites lists it)")
+        add_sites(parser)
         parser.add_argument(
             "--since", help=f"published (else fetched) at or after this time (UTC unless given): {query.SINCE_FORMS}"
         )
@@ -32,7 +33,9 @@ class Command(StoreCommand, ScrapyCommand):
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         with self.reported(), self.open() as store:
-            site = query.check_site(store.db, opts.site) if opts.site is not None else None
+            sites = [query.check_site(store.db, site) for site in opts.site]
             since = query.parse_since(opts.since) if opts.since is not None else None
-            rows = query.posts(store.db, site=site, since=since, limit=opts.limit)
-            write_rows(rows, query.POST_FIELDS, opts.format)
+            rows = query.posts(store.db, site=sites, since=since, limit=opts.limit)
+            shown = write_rows(rows, query.POST_FIELDS, opts.format)
+            if opts.limit and shown == opts.limit:
+                say_how_many(shown, query.count_posts(store.db, site=sites, since=since), "posts")

@@ -170,6 +170,8 @@ class FeedPolling(BlogsSpiderBase):
         target = response.meta["target"]
         if html and target == row["url"] and response.meta["depth"] == 0:
             links = [u for u in discover_feed_links(response.body, response.url) if u not in (target, response.url)]
+            if links and self._listed_apart(row, links[0]):
+                return
             if links:
                 self.inc("blogs/feeds_discovered")
                 self.logger.info("Site %s: feed %s discovered on %s", row["site"], links[0], target)
@@ -181,6 +183,21 @@ class FeedPolling(BlogsSpiderBase):
         else:
             reason = "HTML served instead of a feed" if html else f"not a feed ({why or 'unrecognised'})"
         self._feed_failure(row, response.status, reason, "not_a_feed", None)
+
+    def _listed_apart(self, row: dict[str, Any], feed: str) -> bool:
+        """Whether the home page `row` discovered `feed`, which the feeds file lists on a line of its
+        own: then the blog is that line's site, and the home page line is muted (warned once)."""
+        assert self.store is not None
+        owner = self.sources.get(feed)
+        if owner is None or feed == row["url"]:
+            return False
+        self.inflight_feeds.discard(row["url"])
+        reason = f"the home page of feed {feed}, listed on its own line as site {owner!r}: one site, polled there"
+        now = self.now()
+        self.store.record_feed_failure(row["url"], now=now, status=None, error=reason, next_check=now, mute=reason)
+        self.inc("blogs/feeds_muted")
+        self.logger.warning("Feed %s muted: %s (remove its line from the feeds file)", row["url"], reason)
+        return True
 
     def feed_failed(self, failure: Failure) -> None:
         request = failure.request  # type: ignore[attr-defined]

@@ -17,8 +17,7 @@ from urllib.parse import urljoin, urlsplit
 
 import lxml.html
 
-from extractor.sitekeys import NAME_OK as _NAME_OK
-from extractor.sitekeys import default_site_name
+from extractor.sitekeys import clean_name, default_site_name
 from store.urls import is_fetchable, url_scheme
 
 logger = logging.getLogger(__name__)
@@ -63,7 +62,7 @@ def parse_feeds_text(text: str) -> FeedsFile:
             scheme = url_scheme(url) or "none"
             rejected.append((lineno, line, f"not an http(s) URL (scheme {scheme})"))
             continue
-        name = _NAME_OK.sub("_", name)[:80] if name else default_site_name(url)
+        name = clean_name(name) if name else default_site_name(url)
         if url in seen_urls:
             rejected.append((lineno, line, "duplicate URL"))
             continue

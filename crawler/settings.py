@@ -32,6 +32,8 @@ BLOGS_WATCH_MAX_SLEEP = 300
 # Added to the system clock (seconds); lets tests and demos replay a farm whose clock is shifted.
 BLOGS_CLOCK_OFFSET = 0
 # robots.txt Crawl-delay is honoured up to this many seconds per request.
+# A progress line at INFO this often (seconds; 0: none): feeds polled/due/failing, articles, backlog.
+BLOGS_PROGRESS_INTERVAL = 60
 BLOGS_OBEY_CRAWL_DELAY = True
 BLOGS_CRAWL_DELAY_MAX = 60
 
@@ -64,7 +66,12 @@ DOWNLOADER_MIDDLEWARES = {"crawler.middlewares.CrawlDelayMiddleware": 110}
 # A full disk (or any store fault) raised in a spider callback or an item pipeline stops the
 # crawl in one line (crawler.outcome); Scrapy's traceback of it goes to DEBUG.
 LOG_FORMATTER = "crawler.outcome.StoreFaultLogFormatter"
-EXTENSIONS = {"crawler.middlewares.QuietDuplicateErrorsExtension": 0}
+# crawler.progress's harvest line replaces Scrapy's "Crawled N pages (at N pages/min)".
+EXTENSIONS = {
+    "crawler.middlewares.QuietDuplicateErrorsExtension": 0,
+    "crawler.progress.HarvestProgress": 0,
+    "scrapy.extensions.logstats.LogStats": None,
+}
 # Persist first; then batches per site and extraction, off the reactor (pipelines.extract).
 ITEM_PIPELINES = {
     "pipelines.persist.PersistPagePipeline": 100,

@@ -28,6 +28,7 @@ class BlogsSpiderBase(Spider):
 
     store: StoreBackend | None
     rng: random.Random
+    sources: dict[str, str]  # feed url (as listed in the feeds file) -> site name
     inflight_feeds: set[str]
     inflight_articles: set[str]
     inflight_comment_feeds: set[str]  # articles whose first comment feed is in flight (their site is busy)

@@ -10,10 +10,9 @@ host stay two sites. Pure (no Scrapy, no store), so extractor.warc groups archiv
 
 from __future__ import annotations
 
-import re
-from urllib.parse import urlsplit
+import unicodedata
+from urllib.parse import unquote, urlsplit
 
-NAME_OK = re.compile(r"[^\w.@-]+")
 _FEEDISH = frozenset(
     {"feed", "rss", "atom", "rss2", "index.xml", "feed.xml", "rss.xml", "atom.xml", "index.rdf", "default"}
 )
@@ -39,5 +38,21 @@ def default_site_name(url: str) -> str:
     host = (parts.hostname or "site").lower().removeprefix("www.")
     if parts.port:
         host = f"{host}_{parts.port}"
-    name = "-".join([host, *site_root_segments(url)])
-    return NAME_OK.sub("_", name)[:80]
+    segments = [unquote(s) for s in site_root_segments(url)]  # caf%C3%A9 is café
+    return clean_name("-".join([host, *segments]))
+
+
+def clean_name(text: str) -> str:
+    """A site name as the store keys it: its characters kept (composed, NFC: `café` typed on a Mac is
+    `cafe` + a combining accent), a run of anything else (blanks, slashes) one `_`, at most 80.
+
+    clean_name("Café du Nord") == "Café_du_Nord"
+    """
+    out: list[str] = []
+    for ch in unicodedata.normalize("NFC", text):
+        # Letters, digits, combining marks (a Devanagari vowel sign has no composed form) and ._@-
+        if ch.isalnum() or ch in "_.@-" or unicodedata.category(ch).startswith("M"):
+            out.append(ch)
+        elif not out or out[-1] != "_":
+            out.append("_")
+    return "".join(out)[:80]

@@ -16,6 +16,7 @@ identifiers, `known_before`), so the result is the single-process `reextract`'s.
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -29,6 +30,7 @@ from store import StoreBackend, open_store
 from store.clock import to_iso
 from store.query import check_site, parse_since
 from store.reextractions import Plan, begin, finish_site, page_counts, unfinished
+from store.storefile import first_line
 
 _LOCAL = re.compile(r"^local:(\d+)$")
 
@@ -37,22 +39,51 @@ class ReextractFailed(RuntimeError):
     """Some sites' tasks failed; the others are done and recorded, so running again resumes."""
 
 
+# Schemes a Dask scheduler listens on; the dashboard (http://host:8787) is not one of them.
+SCHEDULER_SCHEMES = ("tcp", "tls")
+# Seconds to wait for a scheduler to answer as Dask: a port that is something else never does.
+CONNECT_TIMEOUT = 15.0
+
+
 def check_address(text: str) -> str:
-    """--dask: `local:N` (N >= 1 worker processes) or a scheduler address (tcp://host:8786, host:8786)."""
+    """--dask: `local:N` (N >= 1 worker processes) or a scheduler address tcp://host:PORT (tls://, or
+    host:PORT); returned as given, ValueError in one line saying what is wrong otherwise."""
     local = _LOCAL.match(text)
-    bad = int(local.group(1)) < 1 if local else text == "local" or text.startswith("local:") or not text.strip()
-    if bad:
-        raise ValueError(f"{text!r} is neither local:N (N >= 1) nor a scheduler address such as tcp://host:8786")
+    why = _scheduler_problem(text.strip()) if local is None else "" if int(local.group(1)) >= 1 else "N is 0"
+    if why:
+        usage = "is neither local:N (N >= 1) nor a scheduler address such as tcp://host:8786"
+        raise ValueError(f"{text!r} {usage} ({why})")
     return text
 
 
+def _scheduler_problem(text: str) -> str:
+    """What keeps `text` from being a scheduler address, in words ("" when it is one)."""
+    if not text or text == "local" or text.startswith("local:"):
+        return "give local:4 for four local worker processes"
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        scheme, rest = "tcp", text
+    if scheme.lower() in ("http", "https"):
+        return f"{scheme}:// is the dashboard's; the scheduler listens on tcp://, port 8786 by default"
+    if scheme.lower() not in SCHEDULER_SCHEMES:
+        return f"{scheme}:// is not a scheme of a Dask scheduler: tcp:// or tls://"
+    host, colon, port = rest.rstrip("/").rpartition(":")
+    if not colon or not host or "/" in rest.rstrip("/"):
+        return "no host:port"
+    if not port.isdigit() or not 1 <= int(port) <= 65535:
+        return f"port {port!r} is not a number from 1 to 65535"
+    return ""
+
+
 @contextmanager
-def dask_client(address: str) -> Iterator[Client]:
+def dask_client(address: str, timeout: float = CONNECT_TIMEOUT) -> Iterator[Client]:
     """A client of the scheduler at `address`, or of a LocalCluster of N one-thread worker
-    processes for `local:N` (started here and closed on leaving)."""
+    processes for `local:N` (started here and closed on leaving). A scheduler that does not answer
+    as Dask within `timeout` seconds raises OSError in one line."""
     local = _LOCAL.match(check_address(address))
     if local is None:
-        with Client(address) as client:
+        client = _connect(address, timeout)
+        with client:
             yield client
         return
     with (
@@ -62,6 +93,30 @@ def dask_client(address: str) -> Iterator[Client]:
         Client(cluster) as client,
     ):
         yield client
+
+
+def _connect(address: str, timeout: float) -> Client:
+    """A client of the scheduler at `address`, or OSError in one line after `timeout` seconds.
+
+    Client's own timeout covers the TCP connection only: a port where something else listens
+    (the dashboard, a web server) accepts it and never completes Dask's handshake, so the client
+    is made on a thread that is given up on (a daemon: it does not keep the process alive)."""
+    made: list[Client | BaseException] = []
+
+    def connect() -> None:
+        try:
+            made.append(Client(address, timeout=timeout))
+        except Exception as exc:
+            made.append(exc)
+
+    thread = threading.Thread(target=connect, name="dask-connect", daemon=True)
+    thread.start()
+    thread.join(timeout + 5)
+    if not made:
+        raise OSError(f"nothing answered as a Dask scheduler within {timeout:g} s (is it the scheduler's port?)")
+    if isinstance(made[0], BaseException):
+        raise OSError(f"no Dask scheduler answered within {timeout:g} s ({first_line(made[0])})")
+    return made[0]
 
 
 @dataclass(frozen=True)

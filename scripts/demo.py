@@ -14,6 +14,8 @@
 
 The store is kept: `demo.db` in the project folder by default (a demo store left there by an earlier
 demo is replaced); `--db PATH` must name a file that does not exist yet. Nothing leaves 127.0.0.1.
+The crawls write into `PATH.partial`, renamed to PATH once both are done: Ctrl-C stops the demo in
+one line (exit 130) and leaves no store, partial or whole.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import json
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
 import tempfile
@@ -41,12 +44,39 @@ DEFAULT_DB = ROOT / "demo.db"
 REFETCH = "REFETCH_AFTER=1h,2h,6h"
 
 
+# Seconds a crawl gets to stop by itself after Ctrl-C (it received the SIGINT too) before it is killed.
+STOP_GRACE = 30
+
+
+class Interrupted(Exception):
+    """Ctrl-C, or a crawl that stopped because of one: the demo's story would be wrong from here."""
+
+
+def _finish(proc: subprocess.Popen[str]) -> tuple[str, str]:
+    """The child's (stdout, stderr) once it exits; on Ctrl-C wait for it to stop, then Interrupted."""
+    try:
+        return proc.communicate(timeout=300)
+    except KeyboardInterrupt:
+        # The terminal sent SIGINT to the whole process group: the child is already shutting down.
+        try:
+            proc.wait(timeout=STOP_GRACE)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        raise Interrupted from None
+
+
 def scrapy(*args: str, db: Path, offset: float = 0.0, quiet: bool = False) -> str:
     """Run a scrapy command of the project; returns its stdout (its log is shown only on failure)."""
     cmd = [sys.executable, "-m", "scrapy", *args, "-s", f"BLOGS_DB={db}", "-s", f"BLOGS_CLOCK_OFFSET={offset:.3f}"]
     cmd += ["-s", "BLOGS_CONTACT=mailto:demo@example.invalid"]
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), "COLUMNS": "140"}
-    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
+    with subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) as running:
+        stdout, stderr = _finish(running)
+    proc = subprocess.CompletedProcess(cmd, running.returncode, stdout, stderr)
+    # A crawl stopped by a SIGINT that reached it alone (not this script) ends cleanly but early.
+    if "Received SIGINT" in proc.stderr or proc.returncode in (-signal.SIGINT, 130):
+        raise Interrupted
     if proc.returncode != 0:
         sys.stderr.write(proc.stderr[-4000:])
         raise SystemExit(f"scrapy {args[0]} failed with exit code {proc.returncode}")
@@ -75,6 +105,23 @@ def store_path(given: Path | None) -> Path:
     return db
 
 
+def _store_files(db: Path) -> list[Path]:
+    return [Path(f"{db}{suffix}") for suffix in ("", "-wal", "-shm", ".lock")]
+
+
+def discard(db: Path) -> None:
+    for path in _store_files(db):
+        path.unlink(missing_ok=True)
+
+
+def keep(building: Path, db: Path) -> None:
+    """Move the finished store (and its write-ahead log, if any) to `db`."""
+    for source, target in zip(_store_files(building)[:3], _store_files(db)[:3], strict=True):
+        if source.exists():
+            source.replace(target)
+    Path(f"{building}.lock").unlink(missing_ok=True)
+
+
 def query_commands(db: Path, article: str | None) -> list[str]:
     """Commands that query the kept store, as a user pastes them in the project folder."""
     shown = db.relative_to(ROOT) if db.is_relative_to(ROOT) else db
@@ -101,6 +148,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--corpus-root", type=Path, default=DEFAULT_CORPUS_ROOT, help="WordPress corpus to replay")
     args = p.parse_args(argv)
     db = store_path(args.db)
+    building = db.with_name(db.name + ".partial")
+    discard(building)  # a demo killed outright (kill -9) may have left one
+    try:
+        return demo(args, db, building)
+    except (Interrupted, KeyboardInterrupt):
+        discard(building)
+        if not db.exists():
+            print("\ndemo: interrupted (Ctrl-C); no store was kept", file=sys.stderr)
+        else:
+            print(f"\ndemo: interrupted (Ctrl-C); the store {db} is complete and kept", file=sys.stderr)
+        return 130
+
+
+def demo(args: argparse.Namespace, db: Path, building: Path) -> int:
+    """The demo's story (see the module docstring): the crawls into `building`, then `db` queried."""
     with tempfile.TemporaryDirectory(prefix="blogs-demo-") as tmp, BlogFarm(args.corpus_root) as farm:
         t0 = time.time()
         farm.clock.set(t0)
@@ -128,11 +190,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Store: {db}")
 
         print("\n== crawl 1: every article is fetched, stored, batched per site and extracted")
-        scrapy("crawl", "blogs", "-a", f"feeds={feeds}", "-s", REFETCH, db=db)
+        scrapy("crawl", "blogs", "-a", f"feeds={feeds}", "-s", REFETCH, db=building)
         farm.clock.advance(3 * HOUR)
         offset = farm.clock.now() - time.time()
         print("\n== crawl 2, three hours later: due re-fetches read comment feeds and pages, new comments are added")
-        scrapy("crawl", "blogs", "-a", f"feeds={feeds}", "-s", REFETCH, db=db, offset=offset)
+        scrapy("crawl", "blogs", "-a", f"feeds={feeds}", "-s", REFETCH, db=building, offset=offset)
+    keep(building, db)
 
     show("scrapy sites", scrapy("sites", db=db, quiet=True))
     show("scrapy posts --limit 6", scrapy("posts", "--limit", "6", db=db, quiet=True))

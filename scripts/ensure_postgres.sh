@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Make sure a PostgreSQL server (Debian's `postgresql` package: initdb and postgres) is installed
-# for the store tests that run against a real PostgreSQL (tests/pgserver.py starts a private
+# for the store tests that run against a real PostgreSQL (farm/postgres.py starts a private
 # server for the test session on a free loopback port and stops it by pid).
 # Idempotent. Exits 0 even when it cannot install: those tests then fail with a clear message.
 set -u

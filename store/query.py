@@ -14,6 +14,7 @@ import os
 import re
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TextIO
@@ -29,8 +30,11 @@ from store.sql import DATABASE_ERRORS, Database
 from store.storefile import refuse_url
 from store.urls import normalize_url
 
-POST_FIELDS = ["url", "site", "title", "text", "published", "fetched_at", "comment_system", "comments_state"]
-COMMENT_FIELDS = ["url", "site", "text", "author", "date", "position", "first_seen", "gone_at", "source"]
+POST_FIELDS = ["url", "site", "title", "author", "text", "published", "fetched_at", "comment_system", "comments_state"]
+# `fingerprint` names a comment, `parent` the fingerprint of the comment it replies to.
+COMMENT_FIELDS = [
+    "url", "site", "fingerprint", "parent", "text", "author", "date", "position", "first_seen", "gone_at", "source",
+]  # fmt: skip
 SITE_FIELDS = [
     "site",
     "articles",
@@ -235,20 +239,35 @@ def parse_since(text: str, now: float | None = None) -> str:
     return to_iso(moment.timestamp())
 
 
-def posts(
-    db: Database, site: str | None = None, since: str | None = None, limit: int | None = None
-) -> Iterator[dict[str, Any]]:
-    """Posts, newest publication first; `since` (store ISO text, see parse_since) compares with
-    publication (else fetch) time."""
-    where, params = ["1 = 1"], []
-    if site:
-        where.append("site = ?")
-        params.append(site)
+Sites = str | list[str] | tuple[str, ...] | None
+
+
+def _site_filter(column: str, site: Sites, where: list[str], params: list[Any]) -> None:
+    """Restrict `column` to one site or several (`--site a --site b`); nothing for None or []."""
+    names = [site] if isinstance(site, str) else list(site or [])
+    if names:
+        where.append(f"{column} IN ({', '.join('?' * len(names))})")
+        params.extend(names)
+
+
+def _posts_filter(site: Sites, since: str | None) -> tuple[str, list[Any]]:
+    where: list[str] = ["1 = 1"]
+    params: list[Any] = []
+    _site_filter("site", site, where, params)
     if since:
         where.append("COALESCE(published, fetched_at) >= ?")
         params.append(since)
+    return " AND ".join(where), params
+
+
+def posts(
+    db: Database, site: Sites = None, since: str | None = None, limit: int | None = None
+) -> Iterator[dict[str, Any]]:
+    """Posts, newest publication first; `site` one name or several; `since` (store ISO text, see
+    parse_since) compares with publication (else fetch) time."""
+    condition, params = _posts_filter(site, since)
     sql = (
-        f"SELECT {', '.join(POST_FIELDS)} FROM posts WHERE {' AND '.join(where)}"
+        f"SELECT {', '.join(POST_FIELDS)} FROM posts WHERE {condition}"
         " ORDER BY COALESCE(published, fetched_at) DESC, url"
     )
     if limit:
@@ -256,28 +275,38 @@ def posts(
     yield from db.query(sql, params)
 
 
-def comments(
-    db: Database,
-    site: str | None = None,
-    article: str | None = None,
-    limit: int | None = None,
-    since: str | None = None,
-) -> Iterator[dict[str, Any]]:
-    """Comments in page order per article (those gone from the page too, with `gone_at`);
-    `since` (store ISO text) compares with first_seen."""
-    where, params = ["1 = 1"], []
-    if site:
-        where.append("c.site = ?")
-        params.append(site)
+def count_posts(db: Database, site: Sites = None, since: str | None = None) -> int:
+    """How many posts `posts` lists without a limit."""
+    condition, params = _posts_filter(site, since)
+    return int(db.execute(f"SELECT COUNT(*) FROM posts WHERE {condition}", params).fetchone()[0])
+
+
+def _comments_filter(site: Sites, article: str | None, since: str | None) -> tuple[str, list[Any]]:
+    where: list[str] = ["1 = 1"]
+    params: list[Any] = []
+    _site_filter("c.site", site, where, params)
     if article:
         where.append("c.article = ?")
         params.append(article)
     if since:
         where.append("c.first_seen >= ?")
         params.append(since)
+    return " AND ".join(where), params
+
+
+def comments(
+    db: Database,
+    site: Sites = None,
+    article: str | None = None,
+    limit: int | None = None,
+    since: str | None = None,
+) -> Iterator[dict[str, Any]]:
+    """Comments in page order per article (those gone from the page too, with `gone_at`);
+    `since` (store ISO text) compares with first_seen; `parent` is the fingerprint of the comment replied to."""
+    condition, params = _comments_filter(site, article, since)
     sql = (
-        "SELECT c.article AS url, c.site, c.text, c.author, c.date, c.position, c.first_seen, c.gone_at, c.source"
-        f" FROM comments c LEFT JOIN posts p ON p.url = c.article WHERE {' AND '.join(where)}"
+        "SELECT c.article AS url, c.site, c.fingerprint, c.parent, c.text, c.author, c.date, c.position,"
+        f" c.first_seen, c.gone_at, c.source FROM comments c LEFT JOIN posts p ON p.url = c.article WHERE {condition}"
         " ORDER BY COALESCE(p.published, p.fetched_at) DESC, c.article, c.gone_at IS NOT NULL, c.position"
     )
     if limit:
@@ -285,15 +314,24 @@ def comments(
     yield from db.query(sql, params)
 
 
-def search(
-    db: Database, query: str, where: str = "posts", limit: int = 20, scan: bool | None = None
-) -> list[dict[str, Any]]:
-    """Posts (or comments) matching `query` (store.searchquery: words, "phrases", AND/OR/NOT, *).
+def count_comments(db: Database, site: Sites = None, article: str | None = None, since: str | None = None) -> int:
+    """How many comments `comments` lists without a limit."""
+    condition, params = _comments_filter(site, article, since)
+    return int(db.execute(f"SELECT COUNT(*) FROM comments c WHERE {condition}", params).fetchone()[0])
 
-    SQLite: FTS5 (trigram) ranked best first when every item has 3+ characters and scan is not
-    True; otherwise a substring scan with the same meaning, newest first. PostgreSQL: ILIKE over
-    pg_trgm indexes, same hits, newest first. QueryError on bad syntax.
-    """
+
+@dataclass
+class SearchPlan:
+    """The FROM/WHERE part of a search and its parameters; `select` is what a hit row shows."""
+
+    source: str
+    params: list[Any]
+    select: str
+    order: str
+    parsed: Any
+
+
+def _search_plan(db: Database, query: str, where: str, site: Sites, scan: bool | None) -> SearchPlan:
     try:
         parsed = parse_search(query)
     except SearchSyntaxError as exc:
@@ -307,27 +345,53 @@ def search(
     else:
         raise ValueError(f"search in posts or comments, not {where!r}")
     text = cols[-1] if table == "posts" else cols[0]
+    sites: list[str] = []
+    site_params: list[Any] = []
+    _site_filter("t.site", site, sites, site_params)
+    extra = "".join(f" AND {condition}" for condition in sites)
     if db.dialect == "postgresql":  # pg_trgm GIN indexes serve ILIKE '%item%' (store.postgres)
         condition, params = parsed.sql(cols, dialect="postgresql")
-        sql = f"SELECT {fields}, t.{text} AS _text FROM {table} t WHERE {condition} ORDER BY {order} LIMIT ?"
+        source = f"{table} t WHERE {condition}{extra}"
     elif bool(scan) or not parsed.fits_fts():  # FTS5 would silently miss items under 3 characters
         register_fold(db.conn)  # type: ignore[attr-defined]
         condition, params = parsed.sql(cols)
-        sql = f"SELECT {fields}, t.{text} AS _text FROM {table} t WHERE {condition} ORDER BY {order} LIMIT ?"
+        source = f"{table} t WHERE {condition}{extra}"
     else:
-        sql = (
-            f"SELECT {fields}, t.{text} AS _text FROM {table}_fts JOIN {table} t ON t.rowid = {table}_fts.rowid"
-            f" WHERE {table}_fts MATCH ? ORDER BY rank LIMIT ?"
-        )
+        source = f"{table}_fts JOIN {table} t ON t.rowid = {table}_fts.rowid WHERE {table}_fts MATCH ?{extra}"
         params = [parsed.fts()]
+        order = "rank"
+    return SearchPlan(source, [*params, *site_params], f"{fields}, t.{text} AS _text", order, parsed)
+
+
+def search(
+    db: Database, query: str, where: str = "posts", limit: int = 20, scan: bool | None = None, site: Sites = None
+) -> list[dict[str, Any]]:
+    """Posts (or comments) matching `query` (store.searchquery: words, "phrases", AND/OR/NOT, *).
+
+    SQLite: FTS5 (trigram) ranked best first when every item has 3+ characters and scan is not
+    True; otherwise a substring scan with the same meaning, newest first. PostgreSQL: ILIKE over
+    pg_trgm indexes, same hits, newest first. QueryError on bad syntax.
+    """
+    plan = _search_plan(db, query, where, site, scan)
     try:
-        hits = list(db.query(sql, [*params, limit]))
+        hits = list(
+            db.query(f"SELECT {plan.select} FROM {plan.source} ORDER BY {plan.order} LIMIT ?", [*plan.params, limit])
+        )
     except DATABASE_ERRORS as exc:  # the parser should leave none; if one slips through, one line
         raise QueryError(f"{query!r}: {exc}") from None
     # One snippet for both paths (FTS5's snippet() counts trigrams, a few characters).
     for hit in hits:
-        hit["snippet"] = scan_snippet(hit.pop("_text"), parsed.positive)
+        hit["snippet"] = scan_snippet(hit.pop("_text"), plan.parsed.positive)
     return hits
+
+
+def count_search(db: Database, query: str, where: str = "posts", scan: bool | None = None, site: Sites = None) -> int:
+    """How many hits `search` finds without a limit."""
+    plan = _search_plan(db, query, where, site, scan)
+    try:
+        return int(db.execute(f"SELECT COUNT(*) FROM {plan.source}", plan.params).fetchone()[0])
+    except DATABASE_ERRORS as exc:
+        raise QueryError(f"{query!r}: {exc}") from None
 
 
 def _post_records(db: Database, site: str | None) -> Iterator[dict[str, Any]]:

@@ -3,9 +3,12 @@ command it prints works when pasted."""
 
 from __future__ import annotations
 
+import os
+import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -88,3 +91,35 @@ def test_demo_without_the_shared_corpus_runs_on_the_generated_blogs(tmp_path: Pa
     for command in printed_commands(out):
         done = subprocess.run(command, shell=True, cwd=PROJECT, capture_output=True, text=True, timeout=120, env=_env())
         assert done.returncode == 0 and done.stdout.strip(), command + "\n" + done.stderr[-2000:]
+
+
+def test_ctrl_c_stops_the_demo_in_one_line_and_keeps_no_store(tmp_path: Path) -> None:
+    db = tmp_path / "demo.db"
+    # Its own process group, as a terminal's foreground job: Ctrl-C sends SIGINT to the demo and its crawl.
+    proc = subprocess.Popen(
+        [sys.executable, "scripts/demo.py", "--db", str(db)],
+        cwd=PROJECT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**_env(), "PYTHONUNBUFFERED": "1"},
+        start_new_session=True,
+    )
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:  # interrupted while the first crawl runs
+            if line.startswith("== crawl 1"):
+                break
+        while not Path(f"{db}.partial").exists() and proc.poll() is None:
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, err[-3000:]
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-3000:]
+    assert err.strip().splitlines() == ["demo: interrupted (Ctrl-C); no store was kept"], err[-3000:]
+    assert "== crawl 2" not in out and "== scrapy sites" not in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == []

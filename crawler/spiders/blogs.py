@@ -13,6 +13,7 @@ becomes a `PageItem` that PersistPagePipeline commits before anything else sees 
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import logging
 import random
@@ -37,6 +38,7 @@ from crawler.leasing import SiteLeases, site_given_back
 from crawler.lock import RunLock, run_lock
 from crawler.outcome import store_failed, store_guard, summary_text
 from crawler.schedule import DEFAULT_REFETCH_AFTER, parse_durations
+from crawler.validation import check_arguments, check_settings
 from store import StoreBackend, default_db_path, open_store, store_location
 from store.clock import to_iso
 from store.commentsystems import comments_not_read_since
@@ -45,21 +47,11 @@ from store.pglock import PgRunLock
 from store.postgres import is_database_url, redact
 
 
-def _truthy(value: Any) -> bool:
-    return str(value).strip().lower() in {"1", "true", "yes", "on"} if value is not None else False
-
-
 def parse_shard(value: str | None) -> tuple[int, int] | None:
     """`-a shard=K/N` as (K, N), 1 <= K <= N; None without it. parse_shard("2/4") == (2, 4)."""
-    if not value:
+    if value is None:
         return None
-    try:
-        k, n = (int(part) for part in value.split("/"))
-    except ValueError:
-        raise ValueError(f"shard={value!r}: give K/N with 1 <= K <= N, e.g. shard=2/4") from None
-    if not 1 <= k <= n:
-        raise ValueError(f"shard={value!r}: give K/N with 1 <= K <= N, e.g. shard=2/4")
-    return k, n
+    return check_arguments({"shard": value})["shard"]  # type: ignore[no-any-return]
 
 
 def in_shard(site: str, shard: tuple[int, int] | None) -> bool:
@@ -75,6 +67,8 @@ def feeds_file_path(argument: str | None, setting: str | None) -> Path:
     return Path(argument or setting or str(default_db_path(None).parent / "feeds.txt")).expanduser()
 
 
+# Watch mode logs its next wake-up at INFO when it sleeps at least this long (seconds).
+WAKE_UP_INFO_SECONDS = 5.0
 # How often a worker holding a limited number of sites (PostgreSQL) looks for more, seconds.
 TOP_UP_SECONDS = 1.0
 
@@ -94,11 +88,14 @@ class BlogsSpider(FeedPolling, ArticleFetching, CommentApiFetching):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self.shard = parse_shard(shard)
-        self.feeds_arg = feeds
-        self.watch = _truthy(watch)
-        self.force = _truthy(force)
-        self.unmute_arg = unmute
+        # The same checks as the `crawl` command's (it refuses a bad argument before anything opens).
+        given = {"feeds": feeds, "watch": watch, "force": force, "unmute": unmute, "shard": shard, **kwargs}
+        arguments = check_arguments({name: value for name, value in given.items() if value is not None})
+        self.shard: tuple[int, int] | None = arguments.get("shard")
+        self.feeds_arg: str | None = arguments.get("feeds")
+        self.watch: bool = arguments.get("watch", False)
+        self.force: bool = arguments.get("force", False)
+        self.unmute_arg: str | None = arguments.get("unmute")
         self.store: StoreBackend | None = None
         self.lock: RunLock | PgRunLock | None = None
         self.run_id = 0
@@ -124,25 +121,26 @@ class BlogsSpider(FeedPolling, ArticleFetching, CommentApiFetching):
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> BlogsSpider:
         spider = super().from_crawler(crawler, *args, **kwargs)
         s = crawler.settings
+        checked = check_settings(s)  # the `crawl` command checked them already; this is for other launchers
         spider.db_path = store_location(s.get("BLOGS_DB"))
         spider.feeds_path = feeds_file_path(spider.feeds_arg, s.get("BLOGS_FEEDS"))
-        spider.offsets = parse_durations(s.get("REFETCH_AFTER") or DEFAULT_REFETCH_AFTER)
-        spider.min_interval = s.getfloat("BLOGS_FEED_MIN_INTERVAL", 300)
-        spider.max_interval = max(spider.min_interval, s.getfloat("BLOGS_FEED_MAX_INTERVAL", 86400))
-        spider.backoff_base = s.getfloat("BLOGS_BACKOFF_BASE", 300)
-        spider.mute_after = s.getint("BLOGS_MUTE_AFTER", 8)
-        spider.article_max_failures = s.getint("BLOGS_ARTICLE_MAX_FAILURES", 5)
-        spider.max_entries = s.getint("BLOGS_MAX_ENTRIES", 500)
-        spider.max_sleep = s.getfloat("BLOGS_WATCH_MAX_SLEEP", 300)
-        spider.clock_offset = s.getfloat("BLOGS_CLOCK_OFFSET", 0.0)
-        spider.lease_seconds = max(1.0, s.getfloat("BLOGS_LEASE_SECONDS", 300))
+        spider.offsets = checked.get("REFETCH_AFTER") or parse_durations(DEFAULT_REFETCH_AFTER)
+        spider.min_interval = checked.get("BLOGS_FEED_MIN_INTERVAL", 300.0)
+        spider.max_interval = checked.get("BLOGS_FEED_MAX_INTERVAL", 86400.0)
+        spider.backoff_base = checked.get("BLOGS_BACKOFF_BASE", 300.0)
+        spider.mute_after = checked.get("BLOGS_MUTE_AFTER", 8)
+        spider.article_max_failures = checked.get("BLOGS_ARTICLE_MAX_FAILURES", 5)
+        spider.max_entries = checked.get("BLOGS_MAX_ENTRIES", 500)
+        spider.max_sleep = checked.get("BLOGS_WATCH_MAX_SLEEP", 300.0)
+        spider.clock_offset = checked.get("BLOGS_CLOCK_OFFSET", 0.0)
+        spider.lease_seconds = checked.get("BLOGS_LEASE_SECONDS", 300.0)
         # Sites a worker holds at once on a shared store: as many as its request slots keep busy
         # with AutoThrottle's per-site delays (4 x the sites it fetches from at the same moment).
-        per_site = max(1, s.getint("CONCURRENT_REQUESTS_PER_DOMAIN", 2))
-        default_sites = 4 * max(1, s.getint("CONCURRENT_REQUESTS", 16) // per_site)
-        spider.lease_sites = s.getint("BLOGS_LEASE_SITES", default_sites)
-        spider.comment_api_budget = s.getint("BLOGS_COMMENT_API_BUDGET", DEFAULT_BUDGET)
-        spider.comment_api_page_size = max(1, s.getint("BLOGS_COMMENT_API_PAGE_SIZE", DEFAULT_PAGE_SIZE))
+        per_site = checked.get("CONCURRENT_REQUESTS_PER_DOMAIN", 2)
+        default_sites = 4 * max(1, checked.get("CONCURRENT_REQUESTS", 16) // per_site)
+        spider.lease_sites = checked.get("BLOGS_LEASE_SITES", default_sites)
+        spider.comment_api_budget = checked.get("BLOGS_COMMENT_API_BUDGET", DEFAULT_BUDGET)
+        spider.comment_api_page_size = checked.get("BLOGS_COMMENT_API_PAGE_SIZE", DEFAULT_PAGE_SIZE)
         spider.comment_api_spent, spider.comment_api_window = {}, time.monotonic()
         if not s.get("BLOGS_CONTACT"):
             spider.logger.warning("BLOGS_CONTACT is not set: site owners cannot reach you (-s BLOGS_CONTACT=...)")
@@ -226,18 +224,73 @@ class BlogsSpider(FeedPolling, ArticleFetching, CommentApiFetching):
             )
             self.inc("blogs/feeds_file_rejected")
         self.feeds_mtime = mtime
-        self.sources = {src.url: src.name for src in parsed.sources if in_shard(src.name, self.shard)}
         assert self.store is not None
+        names = self._known_names({src.url: src.name for src in parsed.sources})
+        self.sources = {url: name for url, name in names.items() if in_shard(name, self.shard)}
         self.store.sync_feeds(self.sources.items(), self.now())
         return bool(self.sources)
 
+    def _known_names(self, listed: dict[str, str]) -> dict[str, str]:
+        """The feeds file's (url -> site name), each feed the store knows kept under the site it has
+        there: a site is its feed, and a new name on its line must not split its articles in two."""
+        assert self.store is not None
+        stored = {row["url"]: row["site"] for row in self.store.db.query("SELECT url, site FROM feeds")}
+        taken = set(stored.values())
+        out: dict[str, str] = {}
+        for url, name in listed.items():
+            known = stored.get(url)
+            if known is not None and known != name:
+                self.log_once(
+                    "rename",
+                    url,
+                    logging.WARNING,
+                    "%s names the feed %s %r; it stays site %r, as the store has it (a site is its feed: renaming"
+                    " moves none of its articles)",
+                    self.feeds_path,
+                    url,
+                    name,
+                    known,
+                )
+                name = known
+            elif known is None and name in taken:
+                self.log_once(
+                    "rename",
+                    url,
+                    logging.WARNING,
+                    "%s gives the new feed %s the name %r of a site the store has for another feed; both feeds'"
+                    " articles will be listed under %r",
+                    self.feeds_path,
+                    url,
+                    name,
+                    name,
+                )
+            out[url] = name
+        return out
+
     def _apply_unmute(self) -> None:
+        """`-a unmute=all|URL|SITE`: say which feeds it unmuted and why they had been muted."""
         if not self.unmute_arg or self.store is None:
             return
         wanted = str(self.unmute_arg)
         urls = [u for u, site in self.sources.items() if wanted in ("1", "all", u, site)]
-        count = self.store.unmute(urls)
-        self.logger.info("Unmuted %d feed(s)", count)
+        if not urls:
+            known = sorted({*self.sources, *self.sources.values()})
+            close = difflib.get_close_matches(wanted, known, n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            self.logger.warning(
+                "unmute=%s names no feed URL or site of %s%s: nothing unmuted", wanted, self.feeds_path, hint
+            )
+            return
+        muted = []
+        for url in urls:
+            row = self.store.feed(url)
+            if row and row.get("muted_at"):
+                muted.append(f"{url} ({row.get('mute_reason') or 'muted'})")
+        self.store.unmute(urls)
+        if muted:
+            self.logger.info("Unmuted %d feed(s), polled again now: %s", len(muted), "; ".join(muted))
+        else:
+            self.logger.info("unmute=%s: none of its %d feed(s) was muted", wanted, len(urls))
 
     def _due_requests(self) -> list[Request]:
         """Requests for everything due now: pending first fetches and feed polls; re-fetches only
@@ -312,7 +365,10 @@ class BlogsSpider(FeedPolling, ArticleFetching, CommentApiFetching):
         if self.timer is None:
             due = self.store.next_due(list(self.sources))
             delay = self.max_sleep if due is None else min(self.max_sleep, max(0.2, due - self.now()))
-            self.logger.debug("Watch mode: next wake-up in %.1f s", delay)
+            # At INFO when it sleeps long enough to look stuck; the short naps between fetches at DEBUG.
+            level = logging.INFO if delay >= WAKE_UP_INFO_SECONDS else logging.DEBUG
+            wake = to_iso(self.now() + delay)[11:19]
+            self.logger.log(level, "Watch mode: nothing due; next wake-up in %.0f s (%s UTC)", delay, wake)
             self.timer = call_later(delay, self._wake)
         raise DontCloseSpider
 
