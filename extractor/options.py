@@ -72,6 +72,10 @@ class Options:
     # comments (comment vocabulary, repeated dated units, author lines: evidence.py); "unique and
     # not post" alone is not a reader comment. Also labels each page with how it was decided.
     comment_evidence: bool = False
+    # Issue 30: a comment block that is only a count, a duration, a number or a dated story title
+    # ("Comments (14)", "2:52", "Storm hits coast (Nov 3, 2012)"), with no comment body around
+    # it, is a news page's box, not a comment (D16, shapes.py).
+    comment_shape: bool = False
 
     def but(self, **changes: object) -> Options:
         """A copy with some fields changed: ``DEFAULT.but(reextract=False)``."""
@@ -95,6 +99,7 @@ DEFAULT = Options(
     post_gaps=True,
     title_echoes=True,
     comment_evidence=True,
+    comment_shape=True,
 )
 
 PRESETS: dict[str, Options] = {"paper": PAPER, "default": DEFAULT}

@@ -40,6 +40,7 @@ from .steps import (
     no_comment_free_page,
     reextraction,
     separation,
+    shapeless_comments,
     single_page_section,
     veto_comments,
 )
@@ -316,6 +317,7 @@ def classify(
             decision.roles = single_page_section(blocks, decision.roles, warnings)
         vetoed = veto_comments(blocks, decision.roles)
         decision.roles, decision.evidence = vetoed.roles, vetoed.evidence
+        decision.roles = shapeless_comments(blocks, decision.roles, options)  # D16
         if decision.method == SET and options.comment_fallback:
             decision = every_page_has_comments(blocks, decision, found.unique, warnings)
     return SiteRoles(

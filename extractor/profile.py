@@ -45,7 +45,14 @@ from .pipeline import (
 from .records import CommentLayout, CommentRecord, learn_layout, single_unit_records, split_comments
 from .robust import METADATA_MAX_CHARS, page_rules
 from .separate import COMMENT, POST, separate_roles
-from .steps import drop_link_dense, drop_metadata, feed_comment_region, keep_post_links, veto_comments
+from .steps import (
+    drop_link_dense,
+    drop_metadata,
+    feed_comment_region,
+    keep_post_links,
+    shapeless_comments,
+    veto_comments,
+)
 from .units import UnitSignature
 
 PROFILE_FORMAT = 1
@@ -120,6 +127,7 @@ class SiteProfile:
         if self.options.comment_evidence:
             vetoed = veto_comments([parsed.blocks], [roles])
             roles, evidence = vetoed.roles[0], vetoed.evidence[0]
+            roles = shapeless_comments([parsed.blocks], [roles], self.options)[0]  # D16
         records: list[CommentRecord] | None = None
         if self.comments is not None:
             records = self.comments.records(parsed.blocks, roles)

@@ -9,6 +9,7 @@ order, and a site profile (profile.py) calls the same ones on its single pages.
     no_comment_free_page               D9: comment feeds, identifiers of other sites, dated units
     apply_page_rules                   D10, D11, D13
     single_page_section, veto_comments D15: comment evidence read from the page itself
+    shapeless_comments                 D16: comment blocks without a comment's shape (news boxes)
     every_page_has_comments            E3: each page's own comment markup, when the set kept none
 
 Each step that notes something for the user appends it to the set's ``warnings``.
@@ -27,6 +28,7 @@ from .matching import Grouping, Vector, group_vectors, near_duplicate_clusters, 
 from .options import Options
 from .robust import drop_link_blocks, page_rules, robust_post_identifiers
 from .separate import COMMENT, POST, post_identifiers_every_page, reextract, separate_roles
+from .shapes import drop_shapeless
 
 Pages = Sequence[Sequence[Block]]
 
@@ -297,6 +299,14 @@ def veto_comments(pages: Pages, roles: Sequence[list[str]]) -> Vetoed:
     """D15: comment blocks stand only where the page shows comment evidence (evidence.veto)."""
     vetoed = [veto(blocks, r) for blocks, r in zip(pages, roles, strict=True)]
     return Vetoed([r for r, _ in vetoed], [ev for _, ev in vetoed])
+
+
+def shapeless_comments(pages: Pages, roles: Sequence[list[str]], options: Options) -> list[list[str]]:
+    """D16 (``comment_shape``): comment blocks that are only a count, a duration, a number or a
+    dated story title, with no comment body around them, are boilerplate (shapes.py)."""
+    if not options.comment_shape:
+        return list(roles)
+    return [drop_shapeless(blocks, r) for blocks, r in zip(pages, roles, strict=True)]
 
 
 def every_page_has_comments(
