@@ -122,6 +122,8 @@ class SiteProfile:
                 warnings=parsed.warnings,
                 encoding_source=parsed.encoding_source,
             )
+        if self.pages == 1 and self.options.comment_evidence:
+            return self._alone(parsed)
         decided = self.roles(parsed)
         roles, evidence = decided.roles, None
         if self.options.comment_evidence:
@@ -144,6 +146,14 @@ class SiteProfile:
             out.method = PROFILE
             out.confidence = confidence(PROFILE, evidence)
         return out
+
+    def _alone(self, parsed: ParsedPage) -> PageExtraction:
+        """Issue 30: a profile learned from a set of one page knows no boilerplate (every block of a
+        page is unique to it) and no separation (every identifier carried content on its only
+        page): through it, a new page's template was post and its comments were missed. Such a
+        profile reads a page as its set read the page it learned from, alone (D15's single-page
+        detector), so that a re-fetch of that page and a new article are extracted alike."""
+        return set_outputs([parsed], classify([parsed], self.options), self.options)[0]
 
     def roles(self, parsed: ParsedPage) -> PageRoles:
         """Every block's role and identifier, and the share of blocks matching a fingerprint: the
