@@ -76,6 +76,9 @@ class Options:
     # ("Comments (14)", "2:52", "Storm hits coast (Nov 3, 2012)"), with no comment body around
     # it, is a news page's box, not a comment (D16, shapes.py).
     comment_shape: bool = False
+    # Issue 30: a prose line of the main post container that recurs on a few other pages, and only
+    # inside their post containers (a shared sub-heading, a closing line), is post (D17).
+    recurring_post_lines: bool = False
 
     def but(self, **changes: object) -> Options:
         """A copy with some fields changed: ``DEFAULT.but(reextract=False)``."""
@@ -100,6 +103,7 @@ DEFAULT = Options(
     title_echoes=True,
     comment_evidence=True,
     comment_shape=True,
+    recurring_post_lines=True,
 )
 
 PRESETS: dict[str, Options] = {"paper": PAPER, "default": DEFAULT}

@@ -8,6 +8,7 @@ order, and a site profile (profile.py) calls the same ones on its single pages.
     assign_roles                       post, comment or boilerplate (D7: an outlier page is all post)
     no_comment_free_page               D9: comment feeds, identifiers of other sites, dated units
     apply_page_rules                   D10, D11, D13
+    post_lines_shared                  D17: lines a few posts share inside their post regions
     single_page_section, veto_comments D15: comment evidence read from the page itself
     shapeless_comments                 D16: comment blocks without a comment's shape (news boxes)
     every_page_has_comments            E3: each page's own comment markup, when the set kept none
@@ -26,6 +27,7 @@ from .fallback import Fallback, dated_comment_region, feed_comment_ids, identifi
 from .identifiers import assign_identifiers, eligible_identifiers, once_identifiers, page_candidates, template_outliers
 from .matching import Grouping, Vector, group_vectors, near_duplicate_clusters, unique_blocks
 from .options import Options
+from .recurring import recurring_post_lines
 from .robust import drop_link_blocks, page_rules, robust_post_identifiers
 from .separate import COMMENT, POST, post_identifiers_every_page, reextract, separate_roles
 from .shapes import drop_shapeless
@@ -274,6 +276,16 @@ def apply_page_rules(
 ) -> list[list[str]]:
     """D10, D11 and D13 on each page (robust.page_rules)."""
     return [page_rules(b, r, i, u, options) for b, r, i, u in zip(pages, roles, idents, unique, strict=True)]
+
+
+def post_lines_shared(
+    pages: Pages, roles: list[list[str]], idents: Sequence[Sequence[str]], main_id: str | None, options: Options
+) -> list[list[str]]:
+    """D17 (``recurring_post_lines``): prose lines a few posts share, each inside its post region,
+    are post (recurring.py)."""
+    if not options.recurring_post_lines:
+        return roles
+    return recurring_post_lines(pages, roles, idents, main_id)
 
 
 # D15 and E3: comment evidence

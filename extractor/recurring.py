@@ -1,0 +1,95 @@
+"""Lines a site's posts share (issue 30, D17): a line inside the post region that recurs on other
+pages only inside their post regions is post.
+
+    >>> from extractor.blocks import parse_blocks
+    >>> html = "<body><div class=c><p>Post {} text.</p><h2>Introduction</h2></div></body>"
+    >>> pages = [parse_blocks(html.format(i)) for i in range(3)]
+    >>> roles = [["boilerplate", "boilerplate", "post", "boilerplate"] for _ in pages]
+    >>> idents = [["_default", ".c", ".c", ".c"] for _ in pages]
+    >>> recurring_post_lines(pages, roles, idents, ".c")[0][3]  # on every page: a template line
+    'boilerplate'
+
+Step 4 drops every block another page also has. Inside a post that includes a sub-heading two
+posts share ("はじめに", "Conclusion"), a closing line the author repeats ("Start before you feel
+ready."), a caption. D11 restores such lines between post blocks; at the post's edges (its last
+line, a heading after a table of contents) nothing did. Here a short boilerplate prose block of the
+main post identifier, after the page's first post block and before its first comment, is post when
+every occurrence of its text in the set (links aside) is such a block, once per page, on fewer than
+half of the pages: a template line inside the post container ("Share this:") recurs on most pages,
+a list's ("By Max Fisher") several times on one.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from .blocks import Block
+from .robust import GAP_TAGS
+from .separate import BOILERPLATE, COMMENT, POST
+
+# A link-dense block is navigation (D5): its text neither counts against a line nor becomes post.
+LINK_DENSITY = 0.5
+# A shared line is short: a sub-heading, a caption, a sign-off (teasers of other stories are longer).
+LINE_MAX_CHARS = 80
+
+
+def recurring_post_lines(
+    pages: Sequence[Sequence[Block]], roles: Sequence[list[str]], idents: Sequence[Sequence[str]], main_id: str | None
+) -> list[list[str]]:
+    """D17 (``recurring_post_lines``): see the module docstring."""
+    if main_id is None or len(pages) < 3:
+        return list(roles)
+    inside: Counter[str] = Counter()  # text -> pages where it occurs inside the post region
+    outside: set[str] = set()  # texts seen anywhere else
+    candidates: list[list[int]] = []
+    for blocks, page_roles, page_idents in zip(pages, roles, idents, strict=True):
+        first = next((i for i, r in enumerate(page_roles) if r == POST and blocks[i].text), len(blocks))
+        # comments follow the post: a reader's "Thanks!" under the post's identifier is no post line
+        end = next((i for i, r in enumerate(page_roles) if r == COMMENT), len(blocks))
+        seen: set[str] = set()
+        mine: list[int] = []
+        for b in blocks:
+            if not b.text or b.link_density > LINK_DENSITY:
+                continue
+            key = b.text.lower()
+            if (
+                first < b.index < end
+                and page_idents[b.index] == main_id
+                and b.tag in GAP_TAGS
+                and len(b.text) <= LINE_MAX_CHARS
+                and key not in seen  # twice on one page: a list's template ("By Max Fisher")
+            ):
+                seen.add(key)
+                if page_roles[b.index] == BOILERPLATE:
+                    mine.append(b.index)
+            else:
+                outside.add(key)
+        inside.update(seen)
+        candidates.append(mine)
+    half = len(pages) / 2
+    out = []
+    for blocks, page_roles, mine in zip(pages, roles, candidates, strict=True):
+        chosen = [
+            i
+            for i in mine
+            if (key := blocks[i].text.lower()) not in outside
+            and inside[key] < half
+            and _among_post(blocks, page_roles, i)
+        ]
+        if not chosen:
+            out.append(page_roles)
+            continue
+        page_out = list(page_roles)
+        for i in chosen:
+            page_out[i] = POST
+        out.append(page_out)
+    return out
+
+
+def _among_post(blocks: Sequence[Block], roles: Sequence[str], i: int) -> bool:
+    """Whether most of the block's siblings with text are post (or it has none): a line of the
+    post's own list or paragraphs, not of a spec sheet whose values recur from page to page."""
+    parent = blocks[i].parent
+    siblings = [b.index for b in blocks if b.parent == parent and b.index != i and b.text] if parent >= 0 else []
+    return sum(roles[k] == POST for k in siblings) * 2 >= len(siblings)
