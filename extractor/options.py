@@ -79,6 +79,9 @@ class Options:
     # Issue 30: a prose line of the main post container that recurs on a few other pages, and only
     # inside their post containers (a shared sub-heading, a closing line), is post (D17).
     recurring_post_lines: bool = False
+    # Issue 30: a line that is a date alone between the post's title and its body is the post's
+    # metadata, not its text (D18).
+    post_date_line: bool = False
 
     def but(self, **changes: object) -> Options:
         """A copy with some fields changed: ``DEFAULT.but(reextract=False)``."""
@@ -104,6 +107,7 @@ DEFAULT = Options(
     comment_evidence=True,
     comment_shape=True,
     recurring_post_lines=True,
+    post_date_line=True,
 )
 
 PRESETS: dict[str, Options] = {"paper": PAPER, "default": DEFAULT}

@@ -50,6 +50,7 @@ from .steps import (
     drop_metadata,
     feed_comment_region,
     keep_post_links,
+    post_date_lines,
     shapeless_comments,
     veto_comments,
 )
@@ -191,7 +192,9 @@ class SiteProfile:
         region = feed_comment_region(blocks, [roles], [idents], [cands], [parsed.feed_comments])
         if region is not None:
             roles = region.roles[0]
-        return PageRoles(page_rules(parsed.blocks, roles, idents, unique, options), idents, match)
+        roles = page_rules(parsed.blocks, roles, idents, unique, options)
+        roles = post_date_lines(blocks, [roles], options)[0]  # D18
+        return PageRoles(roles, idents, match)
 
     def _new_identifiers(self, blocks: Sequence[Block], idents: Sequence[str], roles: list[str]) -> list[str]:
         """D6 on one page: content under an identifier that carried none in the set is post when it

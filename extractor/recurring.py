@@ -12,11 +12,11 @@ pages only inside their post regions is post.
 Step 4 drops every block another page also has. Inside a post that includes a sub-heading two
 posts share ("はじめに", "Conclusion"), a closing line the author repeats ("Start before you feel
 ready."), a caption. D11 restores such lines between post blocks; at the post's edges (its last
-line, a heading after a table of contents) nothing did. Here a short boilerplate prose block of the
-main post identifier, after the page's first post block and before its first comment, is post when
-every occurrence of its text in the set (links aside) is such a block, once per page, on fewer than
-half of the pages: a template line inside the post container ("Share this:") recurs on most pages,
-a list's ("By Max Fisher") several times on one.
+line, a heading after a table of contents) nothing did. Here a boilerplate prose block of the main
+post identifier, after the page's first post block, among siblings that are mostly post, is post
+when every occurrence of its text in the set (links aside) is such a block, on fewer than half of
+the pages: a template line inside the post container ("Share this:") recurs on most pages, and the
+values of a spec sheet sit among other values, not among the post's paragraphs.
 """
 
 from __future__ import annotations
@@ -26,12 +26,10 @@ from collections.abc import Sequence
 
 from .blocks import Block
 from .robust import GAP_TAGS
-from .separate import BOILERPLATE, COMMENT, POST
+from .separate import BOILERPLATE, POST
 
 # A link-dense block is navigation (D5): its text neither counts against a line nor becomes post.
 LINK_DENSITY = 0.5
-# A shared line is short: a sub-heading, a caption, a sign-off (teasers of other stories are longer).
-LINE_MAX_CHARS = 80
 
 
 def recurring_post_lines(
@@ -45,21 +43,13 @@ def recurring_post_lines(
     candidates: list[list[int]] = []
     for blocks, page_roles, page_idents in zip(pages, roles, idents, strict=True):
         first = next((i for i, r in enumerate(page_roles) if r == POST and blocks[i].text), len(blocks))
-        # comments follow the post: a reader's "Thanks!" under the post's identifier is no post line
-        end = next((i for i, r in enumerate(page_roles) if r == COMMENT), len(blocks))
         seen: set[str] = set()
         mine: list[int] = []
         for b in blocks:
             if not b.text or b.link_density > LINK_DENSITY:
                 continue
             key = b.text.lower()
-            if (
-                first < b.index < end
-                and page_idents[b.index] == main_id
-                and b.tag in GAP_TAGS
-                and len(b.text) <= LINE_MAX_CHARS
-                and key not in seen  # twice on one page: a list's template ("By Max Fisher")
-            ):
+            if b.index > first and page_idents[b.index] == main_id and b.tag in GAP_TAGS:
                 seen.add(key)
                 if page_roles[b.index] == BOILERPLATE:
                     mine.append(b.index)

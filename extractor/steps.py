@@ -9,6 +9,7 @@ order, and a site profile (profile.py) calls the same ones on its single pages.
     no_comment_free_page               D9: comment feeds, identifiers of other sites, dated units
     apply_page_rules                   D10, D11, D13
     post_lines_shared                  D17: lines a few posts share inside their post regions
+    post_date_lines                    D18: a date alone between the post's title and body
     single_page_section, veto_comments D15: comment evidence read from the page itself
     shapeless_comments                 D16: comment blocks without a comment's shape (news boxes)
     every_page_has_comments            E3: each page's own comment markup, when the set kept none
@@ -27,6 +28,7 @@ from .fallback import Fallback, dated_comment_region, feed_comment_ids, identifi
 from .identifiers import assign_identifiers, eligible_identifiers, once_identifiers, page_candidates, template_outliers
 from .matching import Grouping, Vector, group_vectors, near_duplicate_clusters, unique_blocks
 from .options import Options
+from .postmeta import post_date_line
 from .recurring import recurring_post_lines
 from .robust import drop_link_blocks, page_rules, robust_post_identifiers
 from .separate import COMMENT, POST, post_identifiers_every_page, reextract, separate_roles
@@ -286,6 +288,14 @@ def post_lines_shared(
     if not options.recurring_post_lines:
         return roles
     return recurring_post_lines(pages, roles, idents, main_id)
+
+
+def post_date_lines(pages: Pages, roles: list[list[str]], options: Options) -> list[list[str]]:
+    """D18 (``post_date_line``): a date alone between the post's title and body is the post's
+    metadata (postmeta.py)."""
+    if not options.post_date_line:
+        return roles
+    return [post_date_line(blocks, r) for blocks, r in zip(pages, roles, strict=True)]
 
 
 # D15 and E3: comment evidence

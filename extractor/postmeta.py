@@ -1,0 +1,46 @@
+"""The post's date line (issue 30, D18): a line between the post's title and its body that is only a
+date ("2026.10.04", "November 15, 2026") is the post's metadata, not its text.
+
+    >>> date_only("2026.10.04"), date_only("Posted on November 15, 2026 by Ann")
+    (True, False)
+
+Cocoon prints the post's date as a line of its own inside the post container, above the body, on
+every page but with a different date: step 4 keeps it as post. The WordPress truth leaves it out,
+as it leaves out bylines; Dragnet's gold keeps bylines ("By Ann, November 15, 2026"), so only a
+line that is a date and nothing else is taken out (D12 takes out whole byline identifiers, opt-in).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .blocks import Block
+from .dates import date_match
+from .separate import BOILERPLATE, POST
+
+# A date alone is short ("September 17, 2026", "2026年11月15日"); a body paragraph is long.
+DATE_ONLY_MAX_CHARS = 20
+BODY_MIN_CHARS = 80
+
+
+def date_only(text: str) -> bool:
+    """Whether a line is a date and nothing else (it starts with the date and is that short)."""
+    text = text.strip()
+    if not text or len(text) > DATE_ONLY_MAX_CHARS or "\n" in text:
+        return False
+    found = date_match(text)
+    return found is not None and found[1] == 0
+
+
+def post_date_line(blocks: Sequence[Block], roles: list[str]) -> list[str]:
+    """D18: post blocks after the post's first block (its title) and before its body (the first post
+    block of ``BODY_MIN_CHARS``) that are a date alone are boilerplate."""
+    post = [b for b in blocks if b.text and roles[b.index] == POST]
+    body = next((k for k, b in enumerate(post) if b.text_chars >= BODY_MIN_CHARS), 0)
+    dated = [b.index for b in post[1:body] if date_only(b.text)]
+    if not dated:
+        return roles
+    out = list(roles)
+    for i in dated:
+        out[i] = BOILERPLATE
+    return out
