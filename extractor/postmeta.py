@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from .blocks import Block
 from .dates import date_match
+from .evidence import role_indices
 from .separate import BOILERPLATE, POST
 
 # A date alone is short ("September 17, 2026", "2026年11月15日"); a body paragraph is long.
@@ -35,7 +36,7 @@ def date_only(text: str) -> bool:
 def post_date_line(blocks: Sequence[Block], roles: list[str]) -> list[str]:
     """D18: post blocks after the post's first block (its title) and before its body (the first post
     block of ``BODY_MIN_CHARS``) that are a date alone are boilerplate."""
-    post = [b for b in blocks if b.text and roles[b.index] == POST]
+    post = [blocks[i] for i in role_indices(roles, POST) if blocks[i].text]
     body = next((k for k, b in enumerate(post) if b.text_chars >= BODY_MIN_CHARS), 0)
     dated = [b.index for b in post[1:body] if date_only(b.text)]
     if not dated:

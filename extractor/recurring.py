@@ -38,25 +38,36 @@ def recurring_post_lines(
     """D17 (``recurring_post_lines``): see the module docstring."""
     if main_id is None or len(pages) < 3:
         return list(roles)
+    firsts = [_first_post(blocks, page_roles) for blocks, page_roles in zip(pages, roles, strict=True)]
+    # the boilerplate lines of each post region (few): only their texts are looked up elsewhere
+    candidates = [
+        [
+            i
+            for i, (role, ident) in enumerate(zip(page_roles, page_idents, strict=True))
+            if role == BOILERPLATE and ident == main_id and i > first and _in_region(blocks[i])
+        ]
+        for blocks, page_roles, page_idents, first in zip(pages, roles, idents, firsts, strict=True)
+    ]
+    keys = {pages[p][i].text.lower() for p, mine in enumerate(candidates) for i in mine}
+    if not keys:
+        return list(roles)
+    lengths = {len(k) for k in keys}  # a cheap test before a block's text is lower-cased
     inside: Counter[str] = Counter()  # text -> pages where it occurs inside the post region
     outside: set[str] = set()  # texts seen anywhere else
-    candidates: list[list[int]] = []
-    for blocks, page_roles, page_idents in zip(pages, roles, idents, strict=True):
-        first = next((i for i, r in enumerate(page_roles) if r == POST and blocks[i].text), len(blocks))
+    for blocks, page_idents, first in zip(pages, idents, firsts, strict=True):
         seen: set[str] = set()
-        mine: list[int] = []
         for b in blocks:
-            if not b.text or b.link_density > LINK_DENSITY:
+            text = b.text
+            if len(text) not in lengths or b.link_density > LINK_DENSITY:
                 continue
-            key = b.text.lower()
+            key = text.lower()
+            if key not in keys:
+                continue
             if b.index > first and page_idents[b.index] == main_id and b.tag in GAP_TAGS:
                 seen.add(key)
-                if page_roles[b.index] == BOILERPLATE:
-                    mine.append(b.index)
             else:
                 outside.add(key)
         inside.update(seen)
-        candidates.append(mine)
     half = len(pages) / 2
     out = []
     for blocks, page_roles, mine in zip(pages, roles, candidates, strict=True):
@@ -75,6 +86,16 @@ def recurring_post_lines(
             page_out[i] = POST
         out.append(page_out)
     return out
+
+
+def _first_post(blocks: Sequence[Block], roles: Sequence[str]) -> int:
+    """The page's first post block with text (its title, mostly), or past the end."""
+    return next((i for i, r in enumerate(roles) if r == POST and blocks[i].text), len(blocks))
+
+
+def _in_region(block: Block) -> bool:
+    """A prose block with text that is not navigation."""
+    return bool(block.text) and block.link_density <= LINK_DENSITY and block.tag in GAP_TAGS
 
 
 def _among_post(blocks: Sequence[Block], roles: Sequence[str], i: int) -> bool:
