@@ -82,6 +82,10 @@ class Options:
     # Issue 30: a line that is a date alone between the post's title and its body is the post's
     # metadata, not its text (D18).
     post_date_line: bool = False
+    # Issue 30: in a set that shows no repeated comment unit, a page's lone comment with a dated
+    # unit of its own is a record (author and date apart from its text); other pages keep their
+    # comment blocks (D19; D14 drops them).
+    lone_records: bool = False
 
     def but(self, **changes: object) -> Options:
         """A copy with some fields changed: ``DEFAULT.but(reextract=False)``."""
@@ -108,6 +112,7 @@ DEFAULT = Options(
     comment_shape=True,
     recurring_post_lines=True,
     post_date_line=True,
+    lone_records=True,
 )
 
 PRESETS: dict[str, Options] = {"paper": PAPER, "default": DEFAULT}

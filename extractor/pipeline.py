@@ -259,6 +259,8 @@ def set_outputs(parsed: Sequence[ParsedPage], roles: SiteRoles, options: Options
         # comments found by each page's own markup, one per page: its dated unit as a record (a
         # page without one keeps its comment blocks)
         singles = [single_unit_records(p.blocks, r) for p, r in zip(good, roles.roles, strict=True)]
+    elif records is None and options.comment_records and options.lone_records:
+        singles = lone_records(good, roles.roles)  # D19
     out = []
     ok = 0
     for p in parsed:
@@ -279,6 +281,13 @@ def set_outputs(parsed: Sequence[ParsedPage], roles: SiteRoles, options: Options
         out.append(result)
         ok += 1
     return out
+
+
+def lone_records(good: Sequence[ParsedPage], roles: Sequence[list[str]]) -> list[list[CommentRecord]]:
+    """D19: a set that shows no repeated comment unit (its one commented page holds one comment):
+    each page's lone comment with a dated unit of its own is a record, so its author line and the
+    section's heading leave the comment's text; a page without one keeps its comment blocks."""
+    return [single_unit_records(p.blocks, r) for p, r in zip(good, roles, strict=True)]
 
 
 @dataclass(slots=True)
