@@ -25,6 +25,7 @@ from .features import block_vectors
 from .identifiers import DEFAULT_IDENTIFIER
 from .matching import Vector
 from .options import DEFAULT, Options
+from .postmeta import published
 from .records import CommentRecord, single_unit_records, split_comments
 from .separate import BOILERPLATE, COMMENT, POST
 from .steps import (
@@ -114,6 +115,8 @@ class PageExtraction:
     # "single page") and with what confidence (0-1); None unless the comment_evidence option is on.
     method: str | None = None
     confidence: float | None = None
+    # The post's date from its date line (D18, postmeta.py), ISO 8601; None without one.
+    published: str | None = None
 
     def decision(self) -> dict[str, object]:
         """``{"method": ..., "confidence": ...}`` when they were set, else empty (the paper preset)."""
@@ -130,6 +133,7 @@ class PageExtraction:
             "error": self.error,
             "warnings": self.warnings,
             **self.decision(),
+            **({"published": self.published} if self.published is not None else {}),
         }
 
 
@@ -275,6 +279,8 @@ def set_outputs(parsed: Sequence[ParsedPage], roles: SiteRoles, options: Options
         if singles is not None:
             page_records = singles[ok] or None
         result = page_output(p, roles.roles[ok], roles.idents[ok], roles.warnings, page_records)
+        if options.post_date_line:
+            result.published = published(p.blocks, roles.roles[ok])  # D18
         if roles.evidence is not None:
             result.method = roles.method
             result.confidence = confidence(roles.method, roles.evidence[ok])

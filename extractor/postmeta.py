@@ -4,6 +4,8 @@ date ("2026.10.04", "November 15, 2026") is the post's metadata, not its text.
     >>> date_only("2026.10.04"), date_only("Posted on November 15, 2026 by Ann")
     (True, False)
 
+The date is kept as the page's ``published`` field (``PageExtraction.published``, ISO 8601).
+
 Cocoon prints the post's date as a line of its own inside the post container, above the body, on
 every page but with a different date: step 4 keeps it as post. The WordPress truth leaves it out,
 as it leaves out bylines; Dragnet's gold keeps bylines ("By Ann, November 15, 2026"), so only a
@@ -15,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .blocks import Block
-from .dates import date_match
+from .dates import date_match, read_date
 from .evidence import role_indices
 from .separate import BOILERPLATE, POST
 
@@ -45,3 +47,18 @@ def post_date_line(blocks: Sequence[Block], roles: list[str]) -> list[str]:
     for i in dated:
         out[i] = BOILERPLATE
     return out
+
+
+def published(blocks: Sequence[Block], roles: Sequence[str]) -> str | None:
+    """The post's date from its date line (D18): the first text block between the post's first
+    block and its body that is a date alone, read as ISO 8601 ("2026-10-04"); None without one."""
+    post = [i for i in role_indices(roles, POST) if blocks[i].text]
+    if not post:
+        return None
+    body = next((i for i in post if blocks[i].text_chars >= BODY_MIN_CHARS), post[0])
+    for b in blocks[post[0] + 1 : body]:
+        if b.text and date_only(b.text):
+            found = read_date(b.text)
+            if found is not None:
+                return found[0]
+    return None

@@ -42,6 +42,7 @@ from .pipeline import (
     set_outputs,
     site_encoding,
 )
+from .postmeta import published
 from .records import CommentLayout, CommentRecord, learn_layout, single_unit_records, split_comments
 from .robust import METADATA_MAX_CHARS, page_rules
 from .separate import COMMENT, POST, separate_roles
@@ -143,6 +144,8 @@ class SiteProfile:
             records = found[0] if found is not None else single_unit_records(parsed.blocks, roles)
         out = page_output(parsed, roles, decided.idents, [], records)
         out.template_match = decided.template_match
+        if self.options.post_date_line:
+            out.published = published(parsed.blocks, roles)  # D18
         if self.options.comment_evidence:
             out.method = PROFILE
             out.confidence = confidence(PROFILE, evidence)

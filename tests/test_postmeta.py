@@ -32,6 +32,8 @@ def test_a_date_line_above_the_body_leaves_the_post() -> None:
     for i, result in enumerate(extract_site(pages, DEFAULT)):
         lines = result.post.split("\n")
         assert f"2026.10.{i + 3:02d}" not in lines
+        assert result.published == f"2026-10-{i + 3:02d}"  # kept as the post's metadata
+        assert result.as_json()["published"] == result.published
         assert lines[0] == f"Notes on {TOPICS[i]}"
         assert any(TOPICS[i] in line and len(line) > 80 for line in lines)
 
@@ -40,3 +42,4 @@ def test_a_byline_with_a_date_stays() -> None:
     pages = [Page(None, _page(i, "By Ann Lee, November {day}, 2026")) for i in range(len(TOPICS))]
     for i, result in enumerate(extract_site(pages, DEFAULT)):
         assert f"By Ann Lee, November {i + 3}, 2026" in result.post.split("\n")
+        assert result.published is None and "published" not in result.as_json()
