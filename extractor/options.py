@@ -86,6 +86,9 @@ class Options:
     # unit of its own is a record (author and date apart from its text); other pages keep their
     # comment blocks (D19; D14 drops them).
     lone_records: bool = False
+    # Issue 30: a post title another post of the set also has (D10 keeps only unique ones) is post,
+    # unless it is a heading over most pages (D20).
+    shared_titles: bool = False
 
     def but(self, **changes: object) -> Options:
         """A copy with some fields changed: ``DEFAULT.but(reextract=False)``."""
@@ -113,6 +116,7 @@ DEFAULT = Options(
     recurring_post_lines=True,
     post_date_line=True,
     lone_records=True,
+    shared_titles=True,
 )
 
 PRESETS: dict[str, Options] = {"paper": PAPER, "default": DEFAULT}

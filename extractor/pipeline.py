@@ -41,6 +41,7 @@ from .steps import (
     no_comment_free_page,
     post_date_lines,
     post_lines_shared,
+    post_titles_shared,
     reextraction,
     separation,
     shapeless_comments,
@@ -330,6 +331,7 @@ def classify(
         decision = no_comment_free_page(blocks, decision, ids, options, known_comment_ids, feeds, warnings)
     decision.roles = apply_page_rules(blocks, decision.roles, ids.idents, found.unique, options)
     decision.roles = post_lines_shared(blocks, decision.roles, ids.idents, sep.main_id, options)  # D17
+    decision.roles = post_titles_shared(blocks, decision.roles, options)  # D20
     decision.roles = post_date_lines(blocks, decision.roles, options)  # D18
     if options.comment_evidence:
         if decision.method == SINGLE_PAGE:

@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from .blocks import Block
-from .robust import GAP_TAGS
+from .robust import GAP_TAGS, _title_before_post
 from .separate import BOILERPLATE, POST
 
 # A link-dense block is navigation (D5): its text neither counts against a line nor becomes post.
@@ -104,3 +104,34 @@ def _among_post(blocks: Sequence[Block], roles: Sequence[str], i: int) -> bool:
     parent = blocks[i].parent
     siblings = [b.index for b in blocks if b.parent == parent and b.index != i and b.text] if parent >= 0 else []
     return sum(roles[k] == POST for k in siblings) * 2 >= len(siblings)
+
+
+def shared_titles(pages: Sequence[Sequence[Block]], roles: Sequence[list[str]]) -> list[list[str]]:
+    """D20: two posts that share a title lose it to step 4 (D10 restores only a title unique to its
+    page). The nearest heading before a page's first post block (D10's title) is post when every
+    non-link occurrence of its text in the set is such a title, on fewer than half of the pages (a
+    heading above every post, "Latest news", is the template's)."""
+    titles = [_title_before_post(blocks, page_roles) for blocks, page_roles in zip(pages, roles, strict=True)]
+    keys = {pages[p][t].text.lower() for p, t in enumerate(titles) if t is not None}
+    if not keys or len(pages) < 3:
+        return list(roles)
+    lengths = {len(k) for k in keys}
+    counts: Counter[str] = Counter()
+    for blocks, title in zip(pages, titles, strict=True):
+        for b in blocks:
+            text = b.text
+            if len(text) not in lengths or (key := text.lower()) not in keys:
+                continue
+            if b.index == title:  # (linked or not: D10's titles are often permalinks)
+                counts[key] += 1
+            elif b.link_density <= LINK_DENSITY:  # the same text elsewhere: not a title of its own
+                counts[key] += len(pages)
+    out = []
+    for blocks, page_roles, title in zip(pages, roles, titles, strict=True):
+        if title is None or counts[blocks[title].text.lower()] >= len(pages) / 2:
+            out.append(page_roles)
+            continue
+        page_out = list(page_roles)
+        page_out[title] = POST
+        out.append(page_out)
+    return out

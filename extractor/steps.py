@@ -9,6 +9,7 @@ order, and a site profile (profile.py) calls the same ones on its single pages.
     no_comment_free_page               D9: comment feeds, identifiers of other sites, dated units
     apply_page_rules                   D10, D11, D13
     post_lines_shared                  D17: lines a few posts share inside their post regions
+    post_titles_shared                 D20: a title two posts share
     post_date_lines                    D18: a date alone between the post's title and body
     single_page_section, veto_comments D15: comment evidence read from the page itself
     shapeless_comments                 D16: comment blocks without a comment's shape (news boxes)
@@ -29,7 +30,7 @@ from .identifiers import assign_identifiers, eligible_identifiers, once_identifi
 from .matching import Grouping, Vector, group_vectors, near_duplicate_clusters, unique_blocks
 from .options import Options
 from .postmeta import post_date_line
-from .recurring import recurring_post_lines
+from .recurring import recurring_post_lines, shared_titles
 from .robust import drop_link_blocks, page_rules, robust_post_identifiers
 from .separate import COMMENT, POST, post_identifiers_every_page, reextract, separate_roles
 from .shapes import drop_shapeless
@@ -288,6 +289,13 @@ def post_lines_shared(
     if not options.recurring_post_lines:
         return roles
     return recurring_post_lines(pages, roles, idents, main_id)
+
+
+def post_titles_shared(pages: Pages, roles: list[list[str]], options: Options) -> list[list[str]]:
+    """D20 (``shared_titles``): a title two posts share is each post's (recurring.py)."""
+    if not options.shared_titles:
+        return roles
+    return shared_titles(pages, roles)
 
 
 def post_date_lines(pages: Pages, roles: list[list[str]], options: Options) -> list[list[str]]:

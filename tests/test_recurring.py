@@ -44,3 +44,26 @@ def test_lines_two_posts_share_stay_in_their_posts() -> None:
         assert (HEADING in lines) == (i in (1, 4)), lines
         assert "Share this:" not in lines  # on every page: the template's
         assert f"Today I spent the whole afternoon on {TOPICS[i]}, and learned a great deal about it." in lines
+
+
+def _titled(i: int, title: str) -> bytes:
+    body = (
+        f"<p>Today I spent the whole afternoon on {TOPICS[i]}, and learned a great deal about it.</p>"
+        f"<p>The second paragraph about {TOPICS[i]} explains what went wrong and what went right.</p>"
+    )
+    return (
+        f'<html><body>{NAV}<h2 class="site">Latest posts</h2><article><h1 class="entry-title">{title}</h1>'
+        f"<div class=entry-content>{body}</div></article><div id=foot><p>Copyright the author</p></div></body></html>"
+    ).encode()
+
+
+def test_a_title_two_posts_share_stays_in_both() -> None:
+    titles = [f"Notes on {t}" for t in TOPICS[:6]]
+    titles[4] = titles[1]  # two posts, one title
+    pages = [Page(None, _titled(i, title)) for i, title in enumerate(titles)]
+    without = extract_site(pages, DEFAULT.but(shared_titles=False))
+    assert titles[1] not in without[1].post.split("\n")  # lost before
+    for i, result in enumerate(extract_site(pages, DEFAULT)):
+        lines = result.post.split("\n")
+        assert lines[0] == titles[i]
+        assert "Latest posts" not in lines  # a heading over every post is the template's
