@@ -72,6 +72,23 @@ class Options:
     # comments (comment vocabulary, repeated dated units, author lines: evidence.py); "unique and
     # not post" alone is not a reader comment. Also labels each page with how it was decided.
     comment_evidence: bool = False
+    # Issue 30: a comment block that is only a count, a duration, a number or a dated story title
+    # ("Comments (14)", "2:52", "Storm hits coast (Nov 3, 2012)"), with no comment body around
+    # it, is a news page's box, not a comment (D16, shapes.py).
+    comment_shape: bool = False
+    # Issue 30: a prose line of the main post container that recurs on a few other pages, and only
+    # inside their post containers (a shared sub-heading, a closing line), is post (D17).
+    recurring_post_lines: bool = False
+    # Issue 30: a line that is a date alone between the post's title and its body is the post's
+    # metadata, not its text (D18).
+    post_date_line: bool = False
+    # Issue 30: in a set that shows no repeated comment unit, a page's lone comment with a dated
+    # unit of its own is a record (author and date apart from its text); other pages keep their
+    # comment blocks (D19; D14 drops them).
+    lone_records: bool = False
+    # Issue 30: a post title another post of the set also has (D10 keeps only unique ones) is post,
+    # unless it is a heading over most pages (D20).
+    shared_titles: bool = False
 
     def but(self, **changes: object) -> Options:
         """A copy with some fields changed: ``DEFAULT.but(reextract=False)``."""
@@ -95,6 +112,11 @@ DEFAULT = Options(
     post_gaps=True,
     title_echoes=True,
     comment_evidence=True,
+    comment_shape=True,
+    recurring_post_lines=True,
+    post_date_line=True,
+    lone_records=True,
+    shared_titles=True,
 )
 
 PRESETS: dict[str, Options] = {"paper": PAPER, "default": DEFAULT}

@@ -25,6 +25,7 @@ from .features import block_vectors
 from .identifiers import DEFAULT_IDENTIFIER
 from .matching import Vector
 from .options import DEFAULT, Options
+from .postmeta import published
 from .records import CommentRecord, single_unit_records, split_comments
 from .separate import BOILERPLATE, COMMENT, POST
 from .steps import (
@@ -38,8 +39,12 @@ from .steps import (
     every_page_has_comments,
     identifiers,
     no_comment_free_page,
+    post_date_lines,
+    post_lines_shared,
+    post_titles_shared,
     reextraction,
     separation,
+    shapeless_comments,
     single_page_section,
     veto_comments,
 )
@@ -111,6 +116,8 @@ class PageExtraction:
     # "single page") and with what confidence (0-1); None unless the comment_evidence option is on.
     method: str | None = None
     confidence: float | None = None
+    # The post's date from its date line (D18, postmeta.py), ISO 8601; None without one.
+    published: str | None = None
 
     def decision(self) -> dict[str, object]:
         """``{"method": ..., "confidence": ...}`` when they were set, else empty (the paper preset)."""
@@ -127,6 +134,7 @@ class PageExtraction:
             "error": self.error,
             "warnings": self.warnings,
             **self.decision(),
+            **({"published": self.published} if self.published is not None else {}),
         }
 
 
@@ -256,6 +264,8 @@ def set_outputs(parsed: Sequence[ParsedPage], roles: SiteRoles, options: Options
         # comments found by each page's own markup, one per page: its dated unit as a record (a
         # page without one keeps its comment blocks)
         singles = [single_unit_records(p.blocks, r) for p, r in zip(good, roles.roles, strict=True)]
+    elif records is None and options.comment_records and options.lone_records:
+        singles = lone_records(good, roles.roles)  # D19
     out = []
     ok = 0
     for p in parsed:
@@ -270,12 +280,21 @@ def set_outputs(parsed: Sequence[ParsedPage], roles: SiteRoles, options: Options
         if singles is not None:
             page_records = singles[ok] or None
         result = page_output(p, roles.roles[ok], roles.idents[ok], roles.warnings, page_records)
+        if options.post_date_line:
+            result.published = published(p.blocks, roles.roles[ok])  # D18
         if roles.evidence is not None:
             result.method = roles.method
             result.confidence = confidence(roles.method, roles.evidence[ok])
         out.append(result)
         ok += 1
     return out
+
+
+def lone_records(good: Sequence[ParsedPage], roles: Sequence[list[str]]) -> list[list[CommentRecord]]:
+    """D19: a set that shows no repeated comment unit (its one commented page holds one comment):
+    each page's lone comment with a dated unit of its own is a record, so its author line and the
+    section's heading leave the comment's text; a page without one keeps its comment blocks."""
+    return [single_unit_records(p.blocks, r) for p, r in zip(good, roles, strict=True)]
 
 
 @dataclass(slots=True)
@@ -311,11 +330,15 @@ def classify(
         feeds = [p.feed_comments for p in pages]
         decision = no_comment_free_page(blocks, decision, ids, options, known_comment_ids, feeds, warnings)
     decision.roles = apply_page_rules(blocks, decision.roles, ids.idents, found.unique, options)
+    decision.roles = post_lines_shared(blocks, decision.roles, ids.idents, sep.main_id, options)  # D17
+    decision.roles = post_titles_shared(blocks, decision.roles, options)  # D20
+    decision.roles = post_date_lines(blocks, decision.roles, options)  # D18
     if options.comment_evidence:
         if decision.method == SINGLE_PAGE:
             decision.roles = single_page_section(blocks, decision.roles, warnings)
         vetoed = veto_comments(blocks, decision.roles)
         decision.roles, decision.evidence = vetoed.roles, vetoed.evidence
+        decision.roles = shapeless_comments(blocks, decision.roles, options)  # D16
         if decision.method == SET and options.comment_fallback:
             decision = every_page_has_comments(blocks, decision, found.unique, warnings)
     return SiteRoles(

@@ -42,10 +42,19 @@ from .pipeline import (
     set_outputs,
     site_encoding,
 )
+from .postmeta import published
 from .records import CommentLayout, CommentRecord, learn_layout, single_unit_records, split_comments
 from .robust import METADATA_MAX_CHARS, page_rules
 from .separate import COMMENT, POST, separate_roles
-from .steps import drop_link_dense, drop_metadata, feed_comment_region, keep_post_links, veto_comments
+from .steps import (
+    drop_link_dense,
+    drop_metadata,
+    feed_comment_region,
+    keep_post_links,
+    post_date_lines,
+    shapeless_comments,
+    veto_comments,
+)
 from .units import UnitSignature
 
 PROFILE_FORMAT = 1
@@ -115,11 +124,14 @@ class SiteProfile:
                 warnings=parsed.warnings,
                 encoding_source=parsed.encoding_source,
             )
+        if self.pages == 1 and self.options.comment_evidence:
+            return self._alone(parsed)
         decided = self.roles(parsed)
         roles, evidence = decided.roles, None
         if self.options.comment_evidence:
             vetoed = veto_comments([parsed.blocks], [roles])
             roles, evidence = vetoed.roles[0], vetoed.evidence[0]
+            roles = shapeless_comments([parsed.blocks], [roles], self.options)[0]  # D16
         records: list[CommentRecord] | None = None
         if self.comments is not None:
             records = self.comments.records(parsed.blocks, roles)
@@ -132,10 +144,20 @@ class SiteProfile:
             records = found[0] if found is not None else single_unit_records(parsed.blocks, roles)
         out = page_output(parsed, roles, decided.idents, [], records)
         out.template_match = decided.template_match
+        if self.options.post_date_line:
+            out.published = published(parsed.blocks, roles)  # D18
         if self.options.comment_evidence:
             out.method = PROFILE
             out.confidence = confidence(PROFILE, evidence)
         return out
+
+    def _alone(self, parsed: ParsedPage) -> PageExtraction:
+        """Issue 30: a profile learned from a set of one page knows no boilerplate (every block of a
+        page is unique to it) and no separation (every identifier carried content on its only
+        page): through it, a new page's template was post and its comments were missed. Such a
+        profile reads a page as its set read the page it learned from, alone (D15's single-page
+        detector), so that a re-fetch of that page and a new article are extracted alike."""
+        return set_outputs([parsed], classify([parsed], self.options), self.options)[0]
 
     def roles(self, parsed: ParsedPage) -> PageRoles:
         """Every block's role and identifier, and the share of blocks matching a fingerprint: the
@@ -173,7 +195,9 @@ class SiteProfile:
         region = feed_comment_region(blocks, [roles], [idents], [cands], [parsed.feed_comments])
         if region is not None:
             roles = region.roles[0]
-        return PageRoles(page_rules(parsed.blocks, roles, idents, unique, options), idents, match)
+        roles = page_rules(parsed.blocks, roles, idents, unique, options)
+        roles = post_date_lines(blocks, [roles], options)[0]  # D18
+        return PageRoles(roles, idents, match)
 
     def _new_identifiers(self, blocks: Sequence[Block], idents: Sequence[str], roles: list[str]) -> list[str]:
         """D6 on one page: content under an identifier that carried none in the set is post when it

@@ -300,11 +300,30 @@ def build_records(
                     date_raw = b.text if not b.datetimes else date_raw
             elif slot in kinds.text and roles[b.index] != POST and b.text:
                 lines.append(b.text)
+        if date is None:
+            found = unit_date(unit, blocks, kinds)
+            if found is not None:
+                date, precision, date_raw = found
         records.append(
             CommentRecord("\n".join(lines), author, date, date_raw, unit.parent, position, unit.root.xpath, precision)
         )
     cut_bylines(records)
     return records
+
+
+def unit_date(unit: Unit, blocks: Sequence[Block], kinds: SlotKinds) -> tuple[str, str, str] | None:
+    """Issue 30: any date line of the unit outside its text is its date, before or after the body,
+    linked or not: (date, precision, raw text), or None. A theme that prints the author in a meta
+    block above the text and the linked day in a block of the same kind below it gives one slot
+    twice per unit, which ``learn_slots`` cannot type as the date slot."""
+    for b in unit.own:
+        if not date_line(b) or _slot(b, unit, blocks) in kinds.text:
+            continue
+        raw = b.datetimes[0] if b.datetimes else b.text
+        read = read_date(raw) or read_date(b.text)
+        if read is not None:
+            return read[0], read[1], b.text or raw
+    return None
 
 
 @dataclass(slots=True)

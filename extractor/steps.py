@@ -8,7 +8,11 @@ order, and a site profile (profile.py) calls the same ones on its single pages.
     assign_roles                       post, comment or boilerplate (D7: an outlier page is all post)
     no_comment_free_page               D9: comment feeds, identifiers of other sites, dated units
     apply_page_rules                   D10, D11, D13
+    post_lines_shared                  D17: lines a few posts share inside their post regions
+    post_titles_shared                 D20: a title two posts share
+    post_date_lines                    D18: a date alone between the post's title and body
     single_page_section, veto_comments D15: comment evidence read from the page itself
+    shapeless_comments                 D16: comment blocks without a comment's shape (news boxes)
     every_page_has_comments            E3: each page's own comment markup, when the set kept none
 
 Each step that notes something for the user appends it to the set's ``warnings``.
@@ -25,8 +29,11 @@ from .fallback import Fallback, dated_comment_region, feed_comment_ids, identifi
 from .identifiers import assign_identifiers, eligible_identifiers, once_identifiers, page_candidates, template_outliers
 from .matching import Grouping, Vector, group_vectors, near_duplicate_clusters, unique_blocks
 from .options import Options
+from .postmeta import post_date_line
+from .recurring import recurring_post_lines, shared_titles
 from .robust import drop_link_blocks, page_rules, robust_post_identifiers
 from .separate import COMMENT, POST, post_identifiers_every_page, reextract, separate_roles
+from .shapes import drop_shapeless
 
 Pages = Sequence[Sequence[Block]]
 
@@ -274,6 +281,31 @@ def apply_page_rules(
     return [page_rules(b, r, i, u, options) for b, r, i, u in zip(pages, roles, idents, unique, strict=True)]
 
 
+def post_lines_shared(
+    pages: Pages, roles: list[list[str]], idents: Sequence[Sequence[str]], main_id: str | None, options: Options
+) -> list[list[str]]:
+    """D17 (``recurring_post_lines``): prose lines a few posts share, each inside its post region,
+    are post (recurring.py)."""
+    if not options.recurring_post_lines:
+        return roles
+    return recurring_post_lines(pages, roles, idents, main_id)
+
+
+def post_titles_shared(pages: Pages, roles: list[list[str]], options: Options) -> list[list[str]]:
+    """D20 (``shared_titles``): a title two posts share is each post's (recurring.py)."""
+    if not options.shared_titles:
+        return roles
+    return shared_titles(pages, roles)
+
+
+def post_date_lines(pages: Pages, roles: list[list[str]], options: Options) -> list[list[str]]:
+    """D18 (``post_date_line``): a date alone between the post's title and body is the post's
+    metadata (postmeta.py)."""
+    if not options.post_date_line:
+        return roles
+    return [post_date_line(blocks, r) for blocks, r in zip(pages, roles, strict=True)]
+
+
 # D15 and E3: comment evidence
 
 
@@ -297,6 +329,14 @@ def veto_comments(pages: Pages, roles: Sequence[list[str]]) -> Vetoed:
     """D15: comment blocks stand only where the page shows comment evidence (evidence.veto)."""
     vetoed = [veto(blocks, r) for blocks, r in zip(pages, roles, strict=True)]
     return Vetoed([r for r, _ in vetoed], [ev for _, ev in vetoed])
+
+
+def shapeless_comments(pages: Pages, roles: Sequence[list[str]], options: Options) -> list[list[str]]:
+    """D16 (``comment_shape``): comment blocks that are only a count, a duration, a number or a
+    dated story title, with no comment body around them, are boilerplate (shapes.py)."""
+    if not options.comment_shape:
+        return list(roles)
+    return [drop_shapeless(blocks, r) for blocks, r in zip(pages, roles, strict=True)]
 
 
 def every_page_has_comments(

@@ -74,7 +74,8 @@ def test_linked_title_before_the_body_is_post() -> None:
 
 
 def test_without_d10_the_linked_title_is_dropped_as_a_link() -> None:
-    out = extract_site([_linked_title_page(i) for i in range(5)], DEFAULT.but(linked_titles=False))
+    # (D20 gives back a title that no other occurrence of its text contradicts, a unique one too)
+    out = extract_site([_linked_title_page(i) for i in range(5)], DEFAULT.but(linked_titles=False, shared_titles=False))
     assert all("story, part" not in page.post.split("\n")[0] for page in out)
 
 

@@ -1,0 +1,137 @@
+"""Lines a site's posts share (issue 30, D17): a line inside the post region that recurs on other
+pages only inside their post regions is post.
+
+    >>> from extractor.blocks import parse_blocks
+    >>> html = "<body><div class=c><p>Post {} text.</p><h2>Introduction</h2></div></body>"
+    >>> pages = [parse_blocks(html.format(i)) for i in range(3)]
+    >>> roles = [["boilerplate", "boilerplate", "post", "boilerplate"] for _ in pages]
+    >>> idents = [["_default", ".c", ".c", ".c"] for _ in pages]
+    >>> recurring_post_lines(pages, roles, idents, ".c")[0][3]  # on every page: a template line
+    'boilerplate'
+
+Step 4 drops every block another page also has. Inside a post that includes a sub-heading two
+posts share ("はじめに", "Conclusion"), a closing line the author repeats ("Start before you feel
+ready."), a caption. D11 restores such lines between post blocks; at the post's edges (its last
+line, a heading after a table of contents) nothing did. Here a boilerplate prose block of the main
+post identifier, after the page's first post block, among siblings that are mostly post, is post
+when every occurrence of its text in the set (links aside) is such a block, on fewer than half of
+the pages: a template line inside the post container ("Share this:") recurs on most pages, and the
+values of a spec sheet sit among other values, not among the post's paragraphs.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from .blocks import Block
+from .robust import GAP_TAGS, _title_before_post
+from .separate import BOILERPLATE, POST
+
+# A link-dense block is navigation (D5): its text neither counts against a line nor becomes post.
+LINK_DENSITY = 0.5
+
+
+def recurring_post_lines(
+    pages: Sequence[Sequence[Block]], roles: Sequence[list[str]], idents: Sequence[Sequence[str]], main_id: str | None
+) -> list[list[str]]:
+    """D17 (``recurring_post_lines``): see the module docstring."""
+    if main_id is None or len(pages) < 3:
+        return list(roles)
+    firsts = [_first_post(blocks, page_roles) for blocks, page_roles in zip(pages, roles, strict=True)]
+    # the boilerplate lines of each post region (few): only their texts are looked up elsewhere
+    candidates = [
+        [
+            i
+            for i, (role, ident) in enumerate(zip(page_roles, page_idents, strict=True))
+            if role == BOILERPLATE and ident == main_id and i > first and _in_region(blocks[i])
+        ]
+        for blocks, page_roles, page_idents, first in zip(pages, roles, idents, firsts, strict=True)
+    ]
+    keys = {pages[p][i].text.lower() for p, mine in enumerate(candidates) for i in mine}
+    if not keys:
+        return list(roles)
+    lengths = {len(k) for k in keys}  # a cheap test before a block's text is lower-cased
+    inside: Counter[str] = Counter()  # text -> pages where it occurs inside the post region
+    outside: set[str] = set()  # texts seen anywhere else
+    for blocks, page_idents, first in zip(pages, idents, firsts, strict=True):
+        seen: set[str] = set()
+        for b in blocks:
+            text = b.text
+            if len(text) not in lengths or b.link_density > LINK_DENSITY:
+                continue
+            key = text.lower()
+            if key not in keys:
+                continue
+            if b.index > first and page_idents[b.index] == main_id and b.tag in GAP_TAGS:
+                seen.add(key)
+            else:
+                outside.add(key)
+        inside.update(seen)
+    half = len(pages) / 2
+    out = []
+    for blocks, page_roles, mine in zip(pages, roles, candidates, strict=True):
+        chosen = [
+            i
+            for i in mine
+            if (key := blocks[i].text.lower()) not in outside
+            and inside[key] < half
+            and _among_post(blocks, page_roles, i)
+        ]
+        if not chosen:
+            out.append(page_roles)
+            continue
+        page_out = list(page_roles)
+        for i in chosen:
+            page_out[i] = POST
+        out.append(page_out)
+    return out
+
+
+def _first_post(blocks: Sequence[Block], roles: Sequence[str]) -> int:
+    """The page's first post block with text (its title, mostly), or past the end."""
+    return next((i for i, r in enumerate(roles) if r == POST and blocks[i].text), len(blocks))
+
+
+def _in_region(block: Block) -> bool:
+    """A prose block with text that is not navigation."""
+    return bool(block.text) and block.link_density <= LINK_DENSITY and block.tag in GAP_TAGS
+
+
+def _among_post(blocks: Sequence[Block], roles: Sequence[str], i: int) -> bool:
+    """Whether most of the block's siblings with text are post (or it has none): a line of the
+    post's own list or paragraphs, not of a spec sheet whose values recur from page to page."""
+    parent = blocks[i].parent
+    siblings = [b.index for b in blocks if b.parent == parent and b.index != i and b.text] if parent >= 0 else []
+    return sum(roles[k] == POST for k in siblings) * 2 >= len(siblings)
+
+
+def shared_titles(pages: Sequence[Sequence[Block]], roles: Sequence[list[str]]) -> list[list[str]]:
+    """D20: two posts that share a title lose it to step 4 (D10 restores only a title unique to its
+    page). The nearest heading before a page's first post block (D10's title) is post when every
+    non-link occurrence of its text in the set is such a title, on fewer than half of the pages (a
+    heading above every post, "Latest news", is the template's)."""
+    titles = [_title_before_post(blocks, page_roles) for blocks, page_roles in zip(pages, roles, strict=True)]
+    keys = {pages[p][t].text.lower() for p, t in enumerate(titles) if t is not None}
+    if not keys or len(pages) < 3:
+        return list(roles)
+    lengths = {len(k) for k in keys}
+    counts: Counter[str] = Counter()
+    for blocks, title in zip(pages, titles, strict=True):
+        for b in blocks:
+            text = b.text
+            if len(text) not in lengths or (key := text.lower()) not in keys:
+                continue
+            if b.index == title:  # (linked or not: D10's titles are often permalinks)
+                counts[key] += 1
+            elif b.link_density <= LINK_DENSITY:  # the same text elsewhere: not a title of its own
+                counts[key] += len(pages)
+    out = []
+    for blocks, page_roles, title in zip(pages, roles, titles, strict=True):
+        if title is None or counts[blocks[title].text.lower()] >= len(pages) / 2:
+            out.append(page_roles)
+            continue
+        page_out = list(page_roles)
+        page_out[title] = POST
+        out.append(page_out)
+    return out
