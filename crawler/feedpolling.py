@@ -15,6 +15,7 @@ from twisted.python.failure import Failure
 
 from crawler.feedreader import parse_feed
 from crawler.feedsfile import discover_feed_links
+from crawler.middlewares import HostThrottled, retry_wait
 from crawler.responses import (
     article_candidates,
     classify_failure,
@@ -189,6 +190,13 @@ class FeedPolling(BlogsSpiderBase):
         row = self.store.feed(request.meta["feed"])
         if row is None:
             return
+        wait = retry_wait(failure, self.now())
+        if wait is not None:
+            self.hold_site(row["site"], wait)
+            if isinstance(failure.value, HostThrottled):  # never sent: not a failed poll, just a later one
+                self.inflight_feeds.discard(row["url"])
+                self.store.postpone(feeds=[row["url"]], until=self.held_sites[row["site"]])
+                return
         info = classify_failure(failure)
         self._feed_failure(row, info.status, info.reason, info.kind, info.retry_after)
 

@@ -316,6 +316,36 @@ class CrawlState(StoreBase):
             )
         return due
 
+    def throttle_site(self, site: str, until: float) -> None:
+        """Keep a site's Retry-After for later runs: nothing of it is requested before `until`."""
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE sites SET throttled_until = ?"
+                " WHERE name = ? AND (throttled_until IS NULL OR throttled_until < ?)",
+                [to_iso(until), site, to_iso(until)],
+            )
+
+    def throttled_sites(self, now: float) -> dict[str, float]:
+        """Sites whose Retry-After has not passed at `now` -> until when (a short list: sites asked to wait)."""
+        rows = self._rows("SELECT name, throttled_until FROM sites WHERE throttled_until > ?", [to_iso(now)])
+        return {r["name"]: from_iso(r["throttled_until"]) or now for r in rows}
+
+    def postpone(self, *, feeds: Sequence[str] = (), articles: Sequence[str] = (), until: float) -> None:
+        """Move due polls and fetches to `until` (their site asked to wait), failures untouched.
+
+        A pending first fetch also counts as tried (failures >= 1), else it would be due whatever the
+        clock says (due_articles)."""
+        with self.transaction() as db:
+            for url in feeds:
+                db.execute("UPDATE feeds SET next_check = ? WHERE url = ?", [to_iso(until), url])
+            for url in articles:
+                db.execute(
+                    "UPDATE articles SET next_fetch_at = ?,"
+                    " failures = CASE WHEN state = 'pending' AND failures = 0 THEN 1 ELSE failures END"
+                    " WHERE url = ? AND state IN ('pending', 'active')",
+                    [to_iso(until), url],
+                )
+
     def record_article_failure(
         self,
         url: str,

@@ -24,6 +24,8 @@ TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, s
             "comment_feed_exact": float,
             "comment_feed_f1": float,
             "comment_feed_checked_at": str,
+            # a 429/503 Retry-After: nothing of the site is requested before this (crawler.middlewares)
+            "throttled_until": str,
         },
         "name",
         [],

@@ -109,6 +109,7 @@ class BlogsSpider(FeedPolling, ArticleFetching):
         # A cron run handles each feed and article at most once, even if it falls due again.
         self.handled: set[str] = set()
         self.logged: dict[tuple[str, str], float] = {}
+        self.held_sites: dict[str, float] = {}  # site -> end of its Retry-After (store: sites.throttled_until)
         self.timer: CallLaterResult | None = None
         self.leases: SiteLeases | None = None  # the sites this worker fetches (crawler.leasing)
         self.renewal: LoopingCall | None = None
@@ -168,6 +169,7 @@ class BlogsSpider(FeedPolling, ArticleFetching):
             self.store = open_store(self.db_path)
             self.started_at = to_iso(self.now())
             self.versions_before = self.store.comment_versions_count()
+            self.held_sites = self.store.throttled_sites(self.now())
             self.run_id = self.store.start_run(now=self.now(), feeds_file=str(self.feeds_path), watch=self.watch)
             # SQLite: one crawl at a time, it holds every site; PostgreSQL: workers divide them.
             limit = self.lease_sites if is_database_url(self.db_path) else 0
@@ -245,6 +247,7 @@ class BlogsSpider(FeedPolling, ArticleFetching):
         feeds = self.leases.feeds(self.sources, busy=self._busy_sites(), now=now, force=self.force)
         polls: list[Request] = []
         rows = self.store.due_feeds(feeds, now + 3650 * 86400 if self.force else now)
+        rows = self.without_held_sites(rows, "feeds", now)
         self.force = False  # "poll everything now" applies to the first round only
         for row in rows:
             if row["url"] in self.inflight_feeds or (not self.watch and row["url"] in self.handled):
@@ -253,7 +256,7 @@ class BlogsSpider(FeedPolling, ArticleFetching):
             polls.append(self._feed_request(row))
         first: list[Request] = []
         later: list[Request] = []
-        for art in self.store.due_articles(feeds, now):
+        for art in self.without_held_sites(self.store.due_articles(feeds, now), "articles", now):
             if art["url"] in self.inflight_articles or (not self.watch and art["url"] in self.handled):
                 continue
             if art["state"] == "pending":
