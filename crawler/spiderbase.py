@@ -50,6 +50,18 @@ class BlogsSpiderBase(Spider):
     def now(self) -> float:
         return time.time() + self.clock_offset
 
+    def keep_clock_monotonic(self) -> None:
+        """A clock behind the last run's (an NTP step, a VM restored from a snapshot) would hold back what
+        that run already saw due: the run's clock is moved forward to the last run's, for the whole run."""
+        assert self.store is not None
+        last = self.store.last_run_clock()
+        behind = (last or 0.0) - self.now()
+        if behind > 0:
+            self.clock_offset += behind
+            self.logger.warning(
+                "The clock is %.1f s behind the last run's; this run schedules by the last run's time", behind
+            )
+
     def hold_site(self, site: str, wait: float) -> None:
         """The site asked to wait `wait` seconds (Retry-After): no request of it before then, this run or the next."""
         until = self.now() + wait

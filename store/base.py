@@ -141,6 +141,10 @@ class StoreBackend(Protocol):
         """Pass over a due re-fetch (nothing changed); returns the next due time or None when done."""
         ...
 
+    def last_run_clock(self) -> float | None:
+        """The latest time a crawl run recorded (its start or end)."""
+        ...
+
     def throttle_site(self, site: str, until: float) -> None:
         """Keep a site's Retry-After for later runs: nothing of it is requested before `until`."""
         ...

@@ -316,6 +316,12 @@ class CrawlState(StoreBase):
             )
         return due
 
+    def last_run_clock(self) -> float | None:
+        """The latest time a crawl run recorded (its start or end): a later run's clock should not be behind it."""
+        row = self._one("SELECT MAX(started_at) AS started, MAX(finished_at) AS finished FROM runs")
+        stamps = [from_iso(row[key]) for key in ("started", "finished")] if row else []
+        return max((t for t in stamps if t is not None), default=None)
+
     def throttle_site(self, site: str, until: float) -> None:
         """Keep a site's Retry-After for later runs: nothing of it is requested before `until`."""
         with self.transaction() as db:

@@ -167,6 +167,7 @@ class BlogsSpider(FeedPolling, ArticleFetching):
         requests: list[Request] = []
         with store_guard(self.crawler, "starting the run"):
             self.store = open_store(self.db_path)
+            self.keep_clock_monotonic()
             self.started_at = to_iso(self.now())
             self.versions_before = self.store.comment_versions_count()
             self.held_sites = self.store.throttled_sites(self.now())
