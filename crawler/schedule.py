@@ -73,9 +73,12 @@ def adaptive_interval(
 # Entries of a feed the predictor looks at: the newest ones say how it posts now.
 RECENT_ENTRIES = 10
 # Poll from this share of the shortest plausible gap after the newest entry on (a margin for jitter).
-EARLIEST_SHARE = 0.75
-# Past every gap seen so far the feed is dormant: poll every since/DORMANT_DIVISOR, longer as it stays quiet.
-DORMANT_DIVISOR = 6.0
+EARLIEST_SHARE = 0.6
+# Quiet for OVERDUE_FACTOR x its longest recent gap, a feed is dormant: polled every since/DORMANT_DIVISOR,
+# longer as it stays quiet, up to DORMANT_MAX_INTERVAL (a blog that wakes up is found within it).
+OVERDUE_FACTOR = 2.0
+DORMANT_DIVISOR = 16.0
+DORMANT_MAX_INTERVAL = 3600.0
 
 
 def predict_interval(
@@ -83,16 +86,18 @@ def predict_interval(
     now: float,
     low: float = MIN_POLL_INTERVAL,
     high: float = MAX_POLL_INTERVAL,
+    dormant_max: float = DORMANT_MAX_INTERVAL,
 ) -> float:
     """Poll interval from what predicts the feed's next entry: its recent gaps and the time since its
     newest entry (not an average over a week, which is slow to see a blog that just became active).
 
     The next gap is one of the recent gaps longer than the wait so far (bursts, then a pause, repeat);
     until a margin before the shortest of them the feed is polled less and less often (half the way
-    each time), from then on at `low`. Past every recent gap the feed is dormant: the interval grows
-    with the silence. Clamped to [low, high].
+    each time), from then on at `low`, also when the entry is late. Quiet for twice its longest recent
+    gap the feed is dormant: the interval grows with the silence, up to `dormant_max`. Clamped to
+    [low, high].
 
-    predict_interval([now - 1800, now - 5400, now - 9000], now) == 450.0 (hourly: poll from 45 min on)
+    predict_interval([now - 1800, now - 5400, now - 9000], now) == 300.0 (hourly, the next one soon: the floor)
     """
     newest_first = sorted({t for t in entry_times if t is not None and t <= now + 3600}, reverse=True)
     recent = newest_first[: RECENT_ENTRIES + 1]
@@ -100,13 +105,17 @@ def predict_interval(
         return high
     since = max(0.0, now - recent[0])
     gaps = [a - b for a, b in itertools.pairwise(recent) if a > b]
+    if not gaps or since > OVERDUE_FACTOR * max(gaps):  # one entry only, or quiet for long: dormant
+        return clamp(since / DORMANT_DIVISOR, low, min(high, dormant_max))
     still_possible = [g for g in gaps if g > since]
-    if not still_possible:  # one entry only, or quiet for longer than any recent gap
-        return clamp(since / DORMANT_DIVISOR, low, high)
+    if not still_possible:  # overdue: later than every recent gap, the next entry may come any time
+        return low
     earliest = recent[0] + EARLIEST_SHARE * min(still_possible)
-    if now < earliest:
-        return clamp((earliest - now) / 2, low, high)
-    return low
+    if now >= earliest:
+        return low
+    # Also soon after an entry, whatever the gaps: entries come in bursts, and a blog waking up
+    # has no short gaps yet to show it.
+    return clamp(min((earliest - now) / 2, since / DORMANT_DIVISOR), low, high)
 
 
 _PERIODS = {"hourly": 3600.0, "daily": 86400.0, "weekly": WEEK, "monthly": 30 * 86400.0, "yearly": 365 * 86400.0}

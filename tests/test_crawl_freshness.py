@@ -9,7 +9,14 @@ from pathlib import Path
 import pytest
 from crawl_helpers import rows, run_crawl, write_feeds
 
-from crawler.schedule import next_poll_delay, parse_expires, parse_update_period, predict_interval
+from crawler.schedule import (
+    DORMANT_DIVISOR,
+    EARLIEST_SHARE,
+    next_poll_delay,
+    parse_expires,
+    parse_update_period,
+    predict_interval,
+)
 from farm import BlogFarm
 from store.clock import from_iso
 
@@ -20,20 +27,25 @@ NOW = 1_800_000_000.0
 
 def test_an_hourly_blog_is_polled_near_its_next_entry() -> None:
     hourly = [NOW - 1800 - i * HOUR for i in range(6)]  # 6 entries: a weekly average would say 28 h
-    assert predict_interval(hourly, NOW) == 450  # half the way to 45 min after the newest entry
-    assert predict_interval(hourly, NOW + 900) == 300  # from then on at the floor
-    daily = [NOW - 600, NOW - 600 - DAY, NOW - 600 - 2 * DAY]
-    assert predict_interval(daily, NOW) == (0.75 * DAY - 600) / 2  # a daily blog: not polled all day
+    assert predict_interval(hourly, NOW) == 300  # soon after an entry, and near the next one: the floor
+    daily = [NOW - 600 - k * DAY for k in range(3)]
+    assert predict_interval(daily, NOW + 6 * HOUR) == pytest.approx((6 * HOUR + 600) / DORMANT_DIVISOR)
+    next_from = NOW - 600 + EARLIEST_SHARE * DAY  # a margin before the next one is due
+    assert predict_interval(daily, next_from - 3000) == 1500  # half the way there
+    assert predict_interval(daily, next_from + 60) == 300  # the next one may come any time now
+    assert predict_interval(daily, NOW + DAY + HOUR) == 300  # late: still the floor
 
 
 def test_bursts_pause_and_dormancy() -> None:
     # Bursts of posts minutes apart, a day between bursts: in a pause the next gap is a pause.
     bursts = [NOW - 2 * HOUR - i * 600 for i in range(3)] + [NOW - 2 * HOUR - DAY - i * 600 for i in range(3)]
-    assert predict_interval(bursts, NOW) == pytest.approx((bursts[0] + 0.75 * (DAY - 1200) - NOW) / 2)
-    # Quiet for longer than any recent gap: dormant, the interval grows with the silence.
-    dormant = [NOW - 30 * DAY, NOW - 31 * DAY]
-    assert predict_interval(dormant, NOW) == 86400
-    assert predict_interval([NOW - 6 * HOUR, NOW - 7 * HOUR], NOW) == HOUR
+    assert predict_interval(bursts, NOW) == pytest.approx(max(300, 2 * HOUR / DORMANT_DIVISOR))
+    pause_from = bursts[0] + EARLIEST_SHARE * (DAY - 1200)  # a margin before the shortest pause is over
+    assert predict_interval(bursts, pause_from - 3000) == 1500
+    # Quiet for twice the longest gap: dormant, the interval grows with the silence, an hour at most.
+    assert predict_interval([NOW - 5 * HOUR, NOW - 7 * HOUR], NOW) == pytest.approx(5 * HOUR / DORMANT_DIVISOR)
+    assert predict_interval([NOW - 30 * DAY, NOW - 31 * DAY], NOW) == HOUR
+    assert predict_interval([NOW - 30 * DAY, NOW - 31 * DAY], NOW, dormant_max=DAY) == DAY
     assert predict_interval([], NOW) == 86400
 
 
