@@ -141,6 +141,10 @@ class StoreBackend(Protocol):
         """Pass over a due re-fetch (nothing changed); returns the next due time or None when done."""
         ...
 
+    def comment_totals(self) -> tuple[int, int]:
+        """(comments, comments marked gone) in the store."""
+        ...
+
     def last_run_clock(self) -> float | None:
         """The latest time a crawl run recorded (its start or end)."""
         ...

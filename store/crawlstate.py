@@ -316,6 +316,12 @@ class CrawlState(StoreBase):
             )
         return due
 
+    def comment_totals(self) -> tuple[int, int]:
+        """(comments, comments marked gone) in the store: a run's counts are the difference from its start,
+        whatever the fetch times of the pages (a crashed run's pages extracted now, a clock set back)."""
+        row = self._one("SELECT COUNT(*) AS n, COUNT(gone_at) AS gone FROM comments")
+        return (int(row["n"]), int(row["gone"])) if row else (0, 0)
+
     def last_run_clock(self) -> float | None:
         """The latest time a crawl run recorded (its start or end): a later run's clock should not be behind it."""
         row = self._one("SELECT MAX(started_at) AS started, MAX(finished_at) AS finished FROM runs")

@@ -118,6 +118,7 @@ class BlogsSpider(FeedPolling, ArticleFetching):
         self.started = time.monotonic()
         self.started_at = ""  # run start on the crawler's clock (ISO), for the comment counts
         self.versions_before = 0  # comment_versions rows at the start, when the table exists
+        self.comments_before = (0, 0)  # (comments, marked gone) at the start
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> BlogsSpider:
@@ -170,6 +171,7 @@ class BlogsSpider(FeedPolling, ArticleFetching):
             self.keep_clock_monotonic()
             self.started_at = to_iso(self.now())
             self.versions_before = self.store.comment_versions_count()
+            self.comments_before = self.store.comment_totals()
             self.held_sites = self.store.throttled_sites(self.now())
             self.run_id = self.store.start_run(now=self.now(), feeds_file=str(self.feeds_path), watch=self.watch)
             # SQLite: one crawl at a time, it holds every site; PostgreSQL: workers divide them.
@@ -350,10 +352,11 @@ class BlogsSpider(FeedPolling, ArticleFetching):
             self.inflight_feeds.discard(request.meta["feed"])
 
     def _store_counts(self) -> dict[str, int]:
-        """The summary's counts that live in the store: comments first seen, marked gone or edited
-        in this run (by the crawler's clock; the fetch times), feeds muted in all."""
+        """The summary's counts that live in the store: comments added, marked gone or edited during
+        this run (differences from its start: also those of pages a crashed run left), feeds muted in all."""
         assert self.store is not None
-        new, gone = self.store.comments_since(self.started_at)
+        total, gone_total = self.store.comment_totals()
+        new, gone = max(0, total - self.comments_before[0]), max(0, gone_total - self.comments_before[1])
         return {
             "blogs/comments_new": new,
             "blogs/comments_gone": gone,
