@@ -325,6 +325,7 @@ INDEXES: list[tuple[str, list[str], bool]] = [
     ("snapshots", ["article", "fetched_at"], True),
     ("snapshots", ["site", "kind"], False),
     ("feeds", ["site"], False),
+    ("feeds", ["next_check"], False),  # due polls found without listing every feed (CrawlState.due_sites)
     ("batches", ["site", "state"], False),
     ("batch_members", ["snapshot"], True),
     ("batch_members", ["article"], True),  # never two snapshots of one article in batches
