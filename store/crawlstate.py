@@ -13,6 +13,14 @@ from typing import Any
 from store.clock import from_iso, next_refetch, refetch_base, to_iso
 from store.sql import Database
 
+# Feeds listed in one statement at most: a feeds file may list more than SQLite binds (32,766).
+IN_LIST_MAX = 1000
+
+
+def _chunks(values: Sequence[str]) -> list[Sequence[str]]:
+    """`values` in parts of at most IN_LIST_MAX (none for none)."""
+    return [values[i : i + IN_LIST_MAX] for i in range(0, len(values), IN_LIST_MAX)]
+
 
 class StoreBase:
     """Connection-level helpers shared by the store's parts."""
@@ -59,13 +67,16 @@ class CrawlState(StoreBase):
 
     def due_feeds(self, urls: Sequence[str], now: float) -> list[dict[str, Any]]:
         """Feeds among `urls` that are not muted and whose next check has come, oldest first."""
-        if not urls:
-            return []
-        return self._rows(
-            f"SELECT * FROM feeds WHERE url IN ({self._marks(urls)}) AND muted_at IS NULL"
-            " AND (next_check IS NULL OR next_check <= ?) ORDER BY next_check",
-            [*urls, to_iso(now)],
-        )
+        found = [
+            row
+            for part in _chunks(urls)
+            for row in self._rows(
+                f"SELECT * FROM feeds WHERE url IN ({self._marks(part)}) AND muted_at IS NULL"
+                " AND (next_check IS NULL OR next_check <= ?)",
+                [*part, to_iso(now)],
+            )
+        ]
+        return sorted(found, key=lambda row: row["next_check"] or "")
 
     def set_feed_url(self, url: str, feed_url: str | None) -> None:
         """Remember the feed discovered for a home page (None: rediscover); validators reset."""
@@ -241,15 +252,19 @@ class CrawlState(StoreBase):
         A never-tried first fetch is due whatever the clock says (a clock set back between runs
         must not hold it back); retries and re-fetches wait for their time.
         """
-        if not feeds:
-            return []
-        return self._rows(
-            f"SELECT a.*, f.site AS feed_site FROM articles a JOIN feeds f ON f.url = a.feed"
-            f" WHERE a.feed IN ({self._marks(feeds)}) AND ((a.state = 'pending' AND a.failures = 0)"
-            f" OR (a.state IN ('pending', 'active') AND a.next_fetch_at <= ?))"
-            f" ORDER BY a.state = 'active', a.next_fetch_at LIMIT ?",
-            [*feeds, to_iso(now), limit],
-        )
+        found = [
+            row
+            for part in _chunks(feeds)
+            for row in self._rows(
+                f"SELECT a.*, f.site AS feed_site FROM articles a JOIN feeds f ON f.url = a.feed"
+                f" WHERE a.feed IN ({self._marks(part)}) AND ((a.state = 'pending' AND a.failures = 0)"
+                f" OR (a.state IN ('pending', 'active') AND a.next_fetch_at <= ?))"
+                f" ORDER BY a.state = 'active', a.next_fetch_at LIMIT ?",
+                [*part, to_iso(now), limit],
+            )
+        ]
+        found.sort(key=lambda row: (row["state"] == "active", row["next_fetch_at"] or ""))
+        return found[:limit]
 
     def due_sites(self, feeds: Sequence[str], now: float) -> set[str]:
         """Sites with a due poll among `feeds` or a due fetch of an article of `feeds` (what a
@@ -274,20 +289,22 @@ class CrawlState(StoreBase):
 
     def next_due(self, feeds: Sequence[str]) -> float | None:
         """Earliest next check of an unmuted feed or next fetch of an article of `feeds` (None: nothing)."""
-        if not feeds:
+        earliest: str | None = None
+        for part in _chunks(feeds):
+            marks = self._marks(part)
+            row = self._one(
+                f"SELECT MIN(t) AS t FROM (SELECT MIN(COALESCE(next_check, '')) AS t FROM feeds"
+                f" WHERE url IN ({marks}) AND muted_at IS NULL UNION ALL"
+                f" SELECT MIN(CASE WHEN state = 'pending' AND failures = 0 THEN '' ELSE next_fetch_at END)"
+                f" FROM articles WHERE feed IN ({marks}) AND state IN ('pending', 'active')"
+                f" AND next_fetch_at IS NOT NULL) AS due",
+                [*part, *part],
+            )
+            if row is not None and row["t"] is not None and (earliest is None or row["t"] < earliest):
+                earliest = row["t"]
+        if earliest is None:
             return None
-        marks = self._marks(feeds)
-        row = self._one(
-            f"SELECT MIN(t) AS t FROM (SELECT MIN(COALESCE(next_check, '')) AS t FROM feeds"
-            f" WHERE url IN ({marks}) AND muted_at IS NULL UNION ALL"
-            f" SELECT MIN(CASE WHEN state = 'pending' AND failures = 0 THEN '' ELSE next_fetch_at END)"
-            f" FROM articles WHERE feed IN ({marks}) AND state IN ('pending', 'active')"
-            f" AND next_fetch_at IS NOT NULL) AS due",
-            [*feeds, *feeds],
-        )
-        if row is None or row["t"] is None:
-            return None
-        return from_iso(row["t"]) if row["t"] else 0.0
+        return from_iso(earliest) if earliest else 0.0
 
     def skip_refetch(
         self,
