@@ -58,9 +58,8 @@ class BlogsSpiderBase(Spider):
         behind = (last or 0.0) - self.now()
         if behind > 0:
             self.clock_offset += behind
-            self.logger.warning(
-                "The clock is %.1f s behind the last run's; this run schedules by the last run's time", behind
-            )
+            why = "The clock is %.1f s behind the last run's; this run schedules by the last run's time"
+            self.logger.info(why, behind)
 
     def hold_site(self, site: str, wait: float) -> None:
         """The site asked to wait `wait` seconds (Retry-After): no request of it before then, this run or the next."""
