@@ -146,6 +146,7 @@ _COMMON = {
     "LOG_LEVEL": "INFO",
     "USER_AGENT": "blog-harvester-bench",
     "TELNETCONSOLE_ENABLED": "False",
+    "BLOGS_ALLOW_PRIVATE_ADDRESSES": "True",  # the farm is on 127.0.0.1
 }
 
 

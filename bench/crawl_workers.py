@@ -54,6 +54,7 @@ SETTINGS = {
     "LOG_LEVEL": "INFO",
     "TELNETCONSOLE_ENABLED": "False",
     "REFETCH_AFTER": "7d",  # no re-fetch falls due during a run
+    "BLOGS_ALLOW_PRIVATE_ADDRESSES": "True",  # the farm is on 127.0.0.1
 }
 
 

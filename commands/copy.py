@@ -18,6 +18,7 @@ from scrapy.exceptions import UsageError
 
 from commands import StoreCommand
 from crawler.lock import run_lock
+from crawler.outcome import EXIT_LOCKED
 from store import StoreError, open_store, store_location
 from store.copy import copy_store
 from store.postgres import redact
@@ -36,14 +37,22 @@ class Command(StoreCommand, ScrapyCommand):
         target_location = store_location(args[0]) if "://" in args[0] else args[0]
         if target_location == store_location(self.settings.get("BLOGS_DB")):
             raise UsageError("the target is the store itself: give another file or database")
-        lock = run_lock(target_location)
-        try:
-            if not lock.acquire():
-                raise UsageError(
-                    f"a crawl is using {redact(target_location)} ({lock.holder()}); copy when it has finished"
-                )
-        except OSError as exc:
-            raise SystemExit(f"scrapy copy: error: {redact(target_location)}: {exc}") from None
+        # Neither store may be written while it is copied: the source (docs/scaling.md) nor the target.
+        source_location = store_location(self.settings.get("BLOGS_DB"))
+        locks = [run_lock(where, purpose="copy") for where in (source_location, target_location)]
+        for where, lock in zip((source_location, target_location), locks, strict=True):
+            try:
+                taken = lock.acquire()
+            except OSError as exc:
+                taken = None
+                problem = f"{redact(where)}: {exc}"
+            else:
+                problem = f"a crawl is using {redact(where)} ({lock.holder()}); copy when it has finished"
+            if not taken:
+                for held in locks:
+                    held.release()
+                sys.stderr.write(f"scrapy copy: error: {problem}\n")
+                raise SystemExit(EXIT_LOCKED if taken is False else 1)
         started = time.monotonic()
         try:
             with self.reported(), self.open() as source:
@@ -57,7 +66,8 @@ class Command(StoreCommand, ScrapyCommand):
                     except StoreError as exc:
                         raise SystemExit(f"scrapy copy: error: {exc}") from None
         finally:
-            lock.release()
+            for lock in locks:
+                lock.release()
         if self.exitcode:
             return
         rows, new = sum(report.read.values()), sum(report.written.values())

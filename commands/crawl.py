@@ -23,7 +23,7 @@ from twisted.internet.defer import Deferred
 from twisted.python.failure import Failure
 
 from crawler.feedsfile import FeedsFile, FeedsFileError, load_feeds_file
-from crawler.lock import RunLock, run_lock
+from crawler.lock import RunLock, holder_task, run_lock
 from crawler.outcome import (
     EXIT_LOCKED,
     EXIT_STORE,
@@ -96,9 +96,10 @@ def prepare_run(settings: Any, spider_args: dict[str, str]) -> RunLock | PgRunLo
         what = "cannot connect" if isinstance(lock, PgRunLock) else "cannot create its lock file"
         raise RunRefused(EXIT_STORE, f"Cannot crawl into {shown}: {what} ({_why(exc)})") from None
     if not taken:
-        raise RunRefused(
-            EXIT_LOCKED, f"Another crawl is using {shown} ({lock.holder()}); this run exits without touching it"
-        )
+        holder = lock.holder()
+        task = holder_task(holder)
+        who = "Another crawl" if task == "crawl" else f"`scrapy {task}`"
+        raise RunRefused(EXIT_LOCKED, f"{who} is using {shown} ({holder}); this run exits without touching it")
     try:
         open_store(db).close()
     except STORE_OPEN_ERRORS as exc:

@@ -13,10 +13,10 @@ import sys
 import time
 
 from scrapy.commands import ScrapyCommand
-from scrapy.exceptions import UsageError
 
 from commands import StoreCommand
 from crawler.lock import run_lock
+from crawler.outcome import EXIT_LOCKED
 from pipelines.distributed import ReextractFailed, check_address, dask_client, reextract_on_dask
 from pipelines.reextract import ReextractReport, reextract
 from store import StoreBackend, StoreError, store_location
@@ -55,7 +55,7 @@ class Command(StoreCommand, ScrapyCommand):
             path = store_location(self.settings.get("BLOGS_DB"))
         except StoreError as exc:
             raise SystemExit(f"scrapy reextract: error: {exc}") from None
-        lock = run_lock(path)
+        lock = run_lock(path, purpose="reextract")
         shown = redact(path)  # no password in messages
         try:
             taken = lock.acquire()
@@ -63,8 +63,10 @@ class Command(StoreCommand, ScrapyCommand):
             if is_database_url(path):
                 raise SystemExit(f"scrapy reextract: error: {shown}: cannot connect: {exc}") from None
             raise SystemExit(f"scrapy reextract: error: cannot write beside {path}: {exc.strerror}") from None
-        if not taken:
-            raise UsageError(f"a crawl is using {shown} ({lock.holder()}); run reextract when it has finished")
+        if not taken:  # one line, no usage banner: the command was right, the moment was not
+            busy = f"a crawl is using {shown} ({lock.holder()})"
+            sys.stderr.write(f"scrapy reextract: error: {busy}; run reextract when it has finished\n")
+            raise SystemExit(EXIT_LOCKED)
         started = time.monotonic()
         report: ReextractReport | None = None
         try:

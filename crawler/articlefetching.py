@@ -15,6 +15,7 @@ from twisted.python.failure import Failure
 
 from crawler.feedreader import parse_feed
 from crawler.items import CommentFeedItem, PageItem
+from crawler.middlewares import retry_wait
 from crawler.responses import (
     classify_failure,
     comment_feed_signature,
@@ -77,6 +78,9 @@ class ArticleFetching(BlogsSpiderBase):
     def first_comment_feed_failed(self, failure: Failure) -> None:
         art = failure.request.meta["article"]  # type: ignore[attr-defined]
         self.inflight_comment_feeds.discard(art["url"])
+        wait = retry_wait(failure, self.now())
+        if wait is not None:  # the page request, already queued, is held and postponed with its site
+            self.hold_site(art["site"], wait)
         self.log_once(
             "commentfeed",
             art["comment_rss"],
@@ -151,6 +155,11 @@ class ArticleFetching(BlogsSpiderBase):
 
     def comment_feed_failed(self, failure: Failure) -> Iterator[Request]:
         art = failure.request.meta["article"]  # type: ignore[attr-defined]
+        wait = retry_wait(failure, self.now())
+        if wait is not None:  # not the page at once on the site that asked to wait: the re-fetch waits
+            self.inflight_articles.discard(art["url"])
+            self._postpone_fetch(art, wait)
+            return
         self.log_once(
             "commentfeed",
             art["comment_rss"],
@@ -193,10 +202,14 @@ class ArticleFetching(BlogsSpiderBase):
         self.inflight_articles.discard(art["url"])
         if self.store is None:
             return
+        now = self.now()
+        wait = retry_wait(failure, now)
+        if wait is not None:  # the site is throttling us: not a failure of the page, nothing is given up
+            self._postpone_fetch(art, wait)
+            return
         info = classify_failure(failure)
         row = self.store.article(art["url"]) or {}
         failures = (row.get("failures") or 0) + 1
-        now = self.now()
         self.inc("blogs/articles_failed")
         self.inc(f"blogs/articles_failed/{info.kind}")
         next_at: float | None
@@ -228,3 +241,10 @@ class ArticleFetching(BlogsSpiderBase):
             info.reason,
             "" if next_at else f"; giving up ({state})",
         )
+
+    def _postpone_fetch(self, art: dict[str, Any], wait: float) -> None:
+        """Fetch the article again once its site's Retry-After is over (kept in the store)."""
+        assert self.store is not None
+        self.inc("blogs/fetches_postponed_retry_after")
+        self.hold_site(art["site"], wait)
+        self.store.postpone(articles=[art["url"]], until=self.held_sites.get(art["site"], self.now() + wait))

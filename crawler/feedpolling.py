@@ -15,6 +15,7 @@ from twisted.python.failure import Failure
 
 from crawler.feedreader import parse_feed
 from crawler.feedsfile import discover_feed_links
+from crawler.middlewares import HostThrottled, retry_wait
 from crawler.responses import (
     article_candidates,
     classify_failure,
@@ -24,14 +25,18 @@ from crawler.responses import (
 )
 from crawler.schedule import (
     WEEK,
-    adaptive_interval,
     backoff_delay,
     next_poll_delay,
+    parse_expires,
     parse_max_age,
     parse_retry_after,
+    predict_interval,
 )
 from crawler.spiderbase import FEED_ACCEPT, PRIO_DISCOVERY, PRIO_FEED, BlogsSpiderBase
 from store.clock import from_iso
+
+# Stored entries a 304 poll predicts from: the recent ones (predict_interval reads the newest few).
+RECENT_WINDOW = 8 * WEEK
 
 
 class FeedPolling(BlogsSpiderBase):
@@ -75,12 +80,15 @@ class FeedPolling(BlogsSpiderBase):
             self.inflight_feeds.discard(feed)
             self.inc("blogs/feeds_polled")
             self.inc("blogs/feeds_not_modified")
+            # Unchanged, but the time since its newest entry grew: predict again from the stored entries.
+            times = self.store.feed_entry_times(feed, now - RECENT_WINDOW)
+            interval = predict_interval(times, now, self.min_interval, self.max_interval)
             self.store.record_feed_ok(
                 feed,
                 now=now,
                 status=304,
-                interval=row["interval"] or self.max_interval,
-                next_check=now + self._poll_delay(response, row["interval"], None, now),
+                interval=interval,
+                next_check=now + self._poll_delay(response, interval, None, now),
             )
             return
         parsed = parse_feed(
@@ -131,8 +139,8 @@ class FeedPolling(BlogsSpiderBase):
         times = [c.entry.published for c in cands.fresh if c.entry.published is not None]
         if not times and row["first_polled_at"]:
             times = self.store.feed_entry_times(feed, max(now - WEEK, (from_iso(row["first_polled_at"]) or 0) + 1))
-        interval = adaptive_interval(times, now, self.min_interval, self.max_interval)
-        delay = self._poll_delay(response, interval, parsed.ttl, now)
+        interval = predict_interval(times, now, self.min_interval, self.max_interval)
+        delay = self._poll_delay(response, interval, parsed.ttl, now, parsed.update_period)
         inserted = self.store.record_feed_ok(
             feed,
             now=now,
@@ -154,11 +162,20 @@ class FeedPolling(BlogsSpiderBase):
             if record["url"] in inserted:
                 yield from self._first_requests({**record, "feed": feed})
 
-    def _poll_delay(self, response: Response, interval: float | None, ttl: float | None, now: float) -> float:
+    def _poll_delay(
+        self,
+        response: Response,
+        interval: float | None,
+        ttl: float | None,
+        now: float,
+        update_period: float | None = None,
+    ) -> float:
         return next_poll_delay(
             interval or self.max_interval,
             ttl=ttl,
             max_age=parse_max_age(header(response, "Cache-Control")),
+            expires=parse_expires(header(response, "Expires"), now),
+            update_period=update_period,
             retry_after=parse_retry_after(header(response, "Retry-After"), now),
             low=self.min_interval,
             high=self.max_interval,
@@ -206,6 +223,13 @@ class FeedPolling(BlogsSpiderBase):
         row = self.store.feed(request.meta["feed"])
         if row is None:
             return
+        wait = retry_wait(failure, self.now())
+        if wait is not None:
+            self.hold_site(row["site"], wait)
+            if isinstance(failure.value, HostThrottled):  # never sent: not a failed poll, just a later one
+                self.inflight_feeds.discard(row["url"])
+                self.store.postpone(feeds=[row["url"]], until=self.held_sites[row["site"]])
+                return
         info = classify_failure(failure)
         self._feed_failure(row, info.status, info.reason, info.kind, info.retry_after)
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import feedparser
 
-from crawler.schedule import parse_ttl_minutes
+from crawler.schedule import parse_ttl_minutes, parse_update_period
 
 MAX_ENTRIES = 500
 _INTERNAL_SUBSET = re.compile(rb"(<!DOCTYPE\s+[^\[>]*)\[.*?\]\s*>", re.DOTALL | re.IGNORECASE)
@@ -54,6 +54,7 @@ class ParsedFeed:
     bozo: bool = False
     bozo_reason: str | None = None
     ttl: float | None = None  # seconds
+    update_period: float | None = None  # seconds, from sy:updatePeriod / sy:updateFrequency
     looks_html: bool = False
     entries: list[FeedEntry] = field(default_factory=list)
     truncated: int = 0  # entries beyond max_entries, ignored
@@ -159,6 +160,9 @@ def parse_feed(
         bozo=bool(data.get("bozo")),
         bozo_reason=f"{type(bozo_exc).__name__}: {bozo_exc}"[:300] if bozo_exc else None,
         ttl=parse_ttl_minutes(data.get("feed", {}).get("ttl")),
+        update_period=parse_update_period(
+            data.get("feed", {}).get("sy_updateperiod"), data.get("feed", {}).get("sy_updatefrequency")
+        ),
         looks_html=html,
         truncated=max(0, len(raw_entries) - max_entries),
     )

@@ -3,9 +3,22 @@ one `CommentFeedItem` per fetched comment feed, one `CommentApiItem` per thread 
 
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass, field
 
 from store.commentsystems import ApiRead
+
+
+def body_text(body: bytes) -> str:
+    """A page or feed body in a feed export (Scrapyd's items_dir, FEEDS): base64, as JSON has no bytes.
+
+    body_text(b"<p>") == "PHA+"
+    """
+    return base64.b64encode(body).decode("ascii")
+
+
+# Field metadata Scrapy's item exporters read (itemadapter: a dataclass field's metadata).
+BODY = {"serializer": body_text}
 
 
 @dataclass
@@ -26,7 +39,7 @@ class PageItem:
     url: str
     status: int
     headers: dict[str, list[str]]
-    body: bytes
+    body: bytes = field(metadata=BODY)
     fetched_at: float
     kind: str  # "first" | "refetch"
     request_url: str = ""
@@ -52,7 +65,7 @@ class CommentFeedItem:
     site: str
     article_url: str
     url: str
-    body: bytes
+    body: bytes = field(metadata=BODY)
     headers: dict[str, str]
     fetched_at: float
     fetch_id: int | None = None  # comment_feed_fetches.id, set once the response is persisted

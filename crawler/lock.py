@@ -25,8 +25,9 @@ _HELD: dict[str, RunLock] = {}
 class RunLock:
     """Non-blocking exclusive lock on `path`; the holder's pid and start time are written into it."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], purpose: str = "crawl") -> None:
         self.path = Path(path)
+        self.purpose = purpose  # "crawl", "reextract" or "copy": written for whoever is refused
         self._fd: int | None = None
         self._nested = False  # acquired while another RunLock of this process holds the file
 
@@ -56,7 +57,8 @@ class RunLock:
             os.close(fd)
             return False
         os.ftruncate(fd, 0)
-        os.write(fd, f"pid {os.getpid()} since {time.strftime('%Y-%m-%dT%H:%M:%S%z')}\n".encode())
+        task = "" if self.purpose == "crawl" else f"{self.purpose} "  # a crawl's holder text stays "pid N since T"
+        os.write(fd, f"{task}pid {os.getpid()} since {time.strftime('%Y-%m-%dT%H:%M:%S%z')}\n".encode())
         self._fd = fd
         _HELD[self._key()] = self
         return True
@@ -90,10 +92,19 @@ class RunLock:
         self.release()
 
 
-def run_lock(location: str, *, shared: bool = False) -> RunLock | PgRunLock:
+def run_lock(location: str, *, shared: bool = False, purpose: str = "crawl") -> RunLock | PgRunLock:
     """The crawl lock of the store at `location`: a lock file beside a SQLite store (always
     exclusive: one crawl per file), an advisory lock in a PostgreSQL one (store.pglock), shared
-    by crawler workers (`shared`) and exclusive for reextract and copy."""
+    by crawler workers (`shared`) and exclusive for reextract and copy (`purpose` says which)."""
     if is_database_url(location):
-        return PgRunLock(location, shared=shared)
-    return RunLock(f"{location}.lock")
+        return PgRunLock(location, shared=shared, purpose=purpose)
+    return RunLock(f"{location}.lock", purpose)
+
+
+def holder_task(holder: str) -> str:
+    """What the holder of a store's lock does, from its holder() text: "crawl", "reextract" or "copy".
+
+    holder_task("reextract pid 7 since 2026-11-27T10:00:00+0000") == "reextract"
+    """
+    words = holder.replace("blog-harvester", " ").split()
+    return next((w for w in words if w in ("reextract", "copy")), "crawl")

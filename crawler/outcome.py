@@ -170,6 +170,7 @@ def summary_text(stats: Mapping[str, Any]) -> str:
     v = lambda key: _count(stats, f"blogs/{key}")  # noqa: E731
     polled, failed = v("feeds_polled"), v("feeds_failed")
     not_stored = v("pages_store_failed")
+    refused = v("requests_refused_address")
     errors = _count(stats, "log_count/ERROR") + _count(stats, "log_count/CRITICAL")
     return (
         f"feeds ok {polled - failed} (not modified {v('feeds_not_modified')}), failed {failed},"
@@ -179,7 +180,9 @@ def summary_text(stats: Mapping[str, Any]) -> str:
         + f", fetches failed {v('articles_failed')}; comments new {v('comments_new')}, edited"
         f" {v('comments_edited')}, gone {v('comments_gone')}"
         + (f", not read on {v('comments_not_read')} pages (comments load by script)" if v("comments_not_read") else "")
-        + f"; errors {errors};"
+        + ";"
+        + (f" requests refused (not a public address) {v('requests_refused_address')};" if refused else "")
+        + f" errors {errors};"
         f" {float(stats.get('blogs/run_seconds') or 0):.1f} s"
     )
 

@@ -14,6 +14,7 @@ from urllib.parse import urljoin
 
 from scrapy.spidermiddlewares.httperror import HttpError
 
+from crawler.addresses import AddressRefused
 from crawler.feedreader import FeedEntry, ParsedFeed
 from store.clock import to_iso
 from store.urls import is_fetchable, normalize_url, url_scheme
@@ -136,6 +137,8 @@ def classify_failure(failure: Failure) -> FailureInfo:
     """What went wrong with a request, in words and as a stats key."""
     exc = failure.value
     name = type(exc).__name__
+    if isinstance(exc, AddressRefused):
+        return FailureInfo(None, str(exc), "address_refused")
     if isinstance(exc, HttpError):
         response = exc.response
         status = response.status

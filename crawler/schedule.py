@@ -9,6 +9,7 @@ datasette and sorts as text.
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from collections.abc import Iterable
@@ -58,7 +59,8 @@ def adaptive_interval(
     low: float = MIN_POLL_INTERVAL,
     high: float = MAX_POLL_INTERVAL,
 ) -> float:
-    """About a week divided by the entries of the last week, clamped to [low, high].
+    """About a week divided by the entries of the last week, clamped to [low, high]: the former rule,
+    kept as a reference for bench/freshness.py (the spider uses predict_interval).
 
     adaptive_interval([now - 3600] * 14, now) == 43200.0 (14 posts a week: every 12 h).
     """
@@ -66,6 +68,84 @@ def adaptive_interval(
     if recent == 0:
         return high
     return clamp(WEEK / recent, low, high)
+
+
+# Entries of a feed the predictor looks at: the newest ones say how it posts now.
+RECENT_ENTRIES = 10
+# Poll from this share of the shortest plausible gap after the newest entry on (a margin for jitter).
+EARLIEST_SHARE = 0.6
+# Quiet for OVERDUE_FACTOR x its longest recent gap, a feed is dormant: polled every since/DORMANT_DIVISOR,
+# longer as it stays quiet, up to DORMANT_MAX_INTERVAL (a blog that wakes up is found within it).
+OVERDUE_FACTOR = 2.0
+DORMANT_DIVISOR = 16.0
+DORMANT_MAX_INTERVAL = 3600.0
+
+
+def predict_interval(
+    entry_times: Iterable[float | None],
+    now: float,
+    low: float = MIN_POLL_INTERVAL,
+    high: float = MAX_POLL_INTERVAL,
+    dormant_max: float = DORMANT_MAX_INTERVAL,
+) -> float:
+    """Poll interval from what predicts the feed's next entry: its recent gaps and the time since its
+    newest entry (not an average over a week, which is slow to see a blog that just became active).
+
+    The next gap is one of the recent gaps longer than the wait so far (bursts, then a pause, repeat);
+    until a margin before the shortest of them the feed is polled less and less often (half the way
+    each time), from then on at `low`, also when the entry is late. Quiet for twice its longest recent
+    gap the feed is dormant: the interval grows with the silence, up to `dormant_max`. Clamped to
+    [low, high].
+
+    predict_interval([now - 1800, now - 5400, now - 9000], now) == 300.0 (hourly, the next one soon: the floor)
+    """
+    newest_first = sorted({t for t in entry_times if t is not None and t <= now + 3600}, reverse=True)
+    recent = newest_first[: RECENT_ENTRIES + 1]
+    if not recent:
+        return high
+    since = max(0.0, now - recent[0])
+    gaps = [a - b for a, b in itertools.pairwise(recent) if a > b]
+    if not gaps or since > OVERDUE_FACTOR * max(gaps):  # one entry only, or quiet for long: dormant
+        return clamp(since / DORMANT_DIVISOR, low, min(high, dormant_max))
+    still_possible = [g for g in gaps if g > since]
+    if not still_possible:  # overdue: later than every recent gap, the next entry may come any time
+        return low
+    earliest = recent[0] + EARLIEST_SHARE * min(still_possible)
+    if now >= earliest:
+        return low
+    # Also soon after an entry, whatever the gaps: entries come in bursts, and a blog waking up
+    # has no short gaps yet to show it.
+    return clamp(min((earliest - now) / 2, since / DORMANT_DIVISOR), low, high)
+
+
+_PERIODS = {"hourly": 3600.0, "daily": 86400.0, "weekly": WEEK, "monthly": 30 * 86400.0, "yearly": 365 * 86400.0}
+
+
+def parse_update_period(period: str | None, frequency: str | int | None) -> float | None:
+    """Seconds between updates from RSS sy:updatePeriod / sy:updateFrequency (RSS 1.0 syndication module).
+
+    parse_update_period("hourly", "2") == 1800.0; parse_update_period(None, None) is None
+    """
+    if not period:
+        return None
+    seconds = _PERIODS.get(str(period).strip().lower())
+    if seconds is None:
+        return None
+    try:
+        times = float(str(frequency).strip()) if frequency not in (None, "") else 1.0
+    except ValueError:
+        times = 1.0
+    return seconds / times if times > 0 else seconds
+
+
+def parse_expires(value: str | bytes | None, now: float) -> float | None:
+    """Seconds until an Expires header's date (0 for a date in the past or an invalid one, per RFC 9111)."""
+    if value is None:
+        return None
+    if isinstance(value, bytes):
+        value = value.decode("latin-1")
+    seconds = parse_retry_after(value, now)
+    return seconds if seconds is not None and not value.strip().isdigit() else 0.0
 
 
 def parse_retry_after(value: str | bytes | None, now: float) -> float | None:
@@ -121,14 +201,21 @@ def next_poll_delay(
     ttl: float | None = None,
     max_age: float | None = None,
     retry_after: float | None = None,
+    expires: float | None = None,
+    update_period: float | None = None,
     low: float = MIN_POLL_INTERVAL,
     high: float = MAX_POLL_INTERVAL,
 ) -> float:
-    """Delay until the next poll after a good one: the adaptive interval, never before the server's hints.
+    """Delay until the next poll after a good one: the predicted interval, never before the server's hints.
 
+    <ttl>, Cache-Control max-age (or else Expires) say how long the feed stays fresh: floors. The
+    feed's sy:updatePeriod says how often it may change: a ceiling (a dormant feed is not left longer).
     next_poll_delay(600, ttl=3600) == 3600.0; next_poll_delay(600, retry_after=7200) == 7200.0
     """
-    delay = clamp(max(interval, ttl or 0.0, max_age or 0.0), low, high)
+    if update_period:
+        interval = min(interval, update_period)
+    fresh_for = max_age if max_age is not None else expires
+    delay = clamp(max(interval, ttl or 0.0, fresh_for or 0.0), low, high)
     if retry_after:
         delay = max(delay, min(retry_after, MAX_RETRY_AFTER))
     return delay

@@ -57,7 +57,15 @@ RETRY_TIMES = 1
 # The spider logs every failure once with its feed or article URL; no second ERROR from Scrapy.
 RETRY_GIVE_UP_LOG_LEVEL = "DEBUG"
 # Only http(s) is ever requested: the other schemes have no download handler at all.
-DOWNLOAD_HANDLERS = {"file": None, "data": None, "ftp": None, "s3": None}
+# http(s): Scrapy's handler plus Retry-After holds and the address check (crawler.middlewares).
+DOWNLOAD_HANDLERS = {
+    "file": None,
+    "data": None,
+    "ftp": None,
+    "s3": None,
+    "http": "crawler.middlewares.PoliteDownloadHandler",
+    "https": "crawler.middlewares.PoliteDownloadHandler",
+}
 COOKIES_ENABLED = False
 METAREFRESH_ENABLED = False
 REDIRECT_MAX_TIMES = 10
@@ -116,6 +124,14 @@ REMOTE_CONTROL_ENABLED = False
 # on every response: its cache is keyed by the bound method, a new object per request, so it
 # never hits: ~15% of the reactor's busy time in bench/crawl_speed.py. Our callbacks return nothing.
 WARN_ON_GENERATOR_RETURN_VALUE = False
+
+# -- safety and politeness promises (issue 32) ------------------------------------------------
+# Off: no connection to loopback, private, link-local, CGNAT, multicast, unspecified or reserved
+# addresses (checked on the resolved address, every redirect too); the farm, demo and tests turn it on.
+BLOGS_ALLOW_PRIVATE_ADDRESSES = False
+# Addresses or networks allowed even when private ("10.1.0.0/16, 192.168.1.7"): an intranet blog.
+BLOGS_ALLOWED_NETWORKS = ""
+TWISTED_DNS_RESOLVER = "crawler.addresses.PublicAddressResolver"
 
 LOG_LEVEL = "INFO"
 FEED_EXPORT_ENCODING = "utf-8"

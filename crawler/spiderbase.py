@@ -6,6 +6,7 @@ BlogsSpiderBase.now(spider)  # the crawler's clock: system time + BLOGS_CLOCK_OF
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from pathlib import Path
@@ -45,9 +46,43 @@ class BlogsSpiderBase(Spider):
     max_entries: int
     max_sleep: float
     clock_offset: float
+    held_sites: dict[str, float]  # site -> when (crawler clock) its Retry-After ends
 
     def now(self) -> float:
         return time.time() + self.clock_offset
+
+    def keep_clock_monotonic(self) -> None:
+        """A clock behind the last run's (an NTP step, a VM restored from a snapshot) would hold back what
+        that run already saw due: the run's clock is moved forward to the last run's, for the whole run."""
+        assert self.store is not None
+        last = self.store.last_run_clock()
+        behind = (last or 0.0) - self.now()
+        if behind > 0:
+            self.clock_offset += behind
+            why = "The clock is %.1f s behind the last run's; this run schedules by the last run's time"
+            self.logger.info(why, behind)
+
+    def hold_site(self, site: str, wait: float) -> None:
+        """The site asked to wait `wait` seconds (Retry-After): no request of it before then, this run or the next."""
+        until = self.now() + wait
+        if until > self.held_sites.get(site, 0.0):
+            self.held_sites[site] = until
+            assert self.store is not None
+            self.store.throttle_site(site, until)
+            self.log_once("retry_after", site, logging.INFO, "Site %s asked to wait %.0f s (Retry-After)", site, wait)
+
+    def without_held_sites(self, rows: list[dict[str, Any]], kind: str, now: float) -> list[dict[str, Any]]:
+        """The due `rows` (kind "feeds" or "articles") of sites not asked to wait; the others are
+        moved in the store to when their site may be asked again."""
+        assert self.store is not None
+        keep = []
+        for row in rows:
+            until = self.held_sites.get(row["site"], 0.0)
+            if until > now:
+                self.store.postpone(**{kind: [row["url"]]}, until=until)
+            else:
+                keep.append(row)
+        return keep
 
     def inc(self, key: str, count: int = 1) -> None:
         assert self.crawler.stats is not None

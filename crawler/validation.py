@@ -20,6 +20,7 @@ from typing import Any
 from scrapy.settings import BaseSettings, get_settings_priority
 
 from crawler import settings as project_settings
+from crawler.addresses import parse_networks
 from crawler.schedule import parse_durations
 
 
@@ -116,6 +117,12 @@ def durations(value: Any) -> list[float]:
     return offsets
 
 
+def networks(value: Any) -> str:
+    """Addresses or networks separated by commas (crawler.addresses reads them): kept as given."""
+    parse_networks(_text(value))
+    return _text(value)
+
+
 def shard(value: Any) -> tuple[int, int]:
     """`K/N` with 1 <= K <= N: shard("2/4") == (2, 4)."""
     k, n = (int(part) for part in _text(value).split("/"))
@@ -144,6 +151,8 @@ SETTINGS: tuple[Check, ...] = (
     Check("BLOGS_PROGRESS_INTERVAL", number(0), "a number of seconds of at least 0 (0: no progress lines)"),
     Check("BLOGS_LEASE_SECONDS", number(1), "a number of seconds of at least 1"),
     Check("BLOGS_LEASE_SITES", whole(1), "a whole number of at least 1"),
+    Check("BLOGS_ALLOW_PRIVATE_ADDRESSES", boolean, "True or False (also 1/0, yes/no, on/off)"),
+    Check("BLOGS_ALLOWED_NETWORKS", networks, "IP addresses or CIDR networks separated by commas, e.g. 10.1.0.0/16"),
     Check("BLOGS_WARC_DIR", text, "a folder path (the crawl also writes WARC files there)"),
     Check("BLOGS_WARC_MAX_SIZE", whole(1), "a whole number of bytes of at least 1"),
     Check("BLOGS_COMMENT_API_BUDGET", whole(0), "a whole number of at least 0 (0: no comment-system reads)"),

@@ -38,6 +38,7 @@ worker process only shares the CPU. Process workers are the default (`EXTRACT_MO
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 import logging
 import multiprocessing
@@ -74,6 +75,7 @@ MODES = ("process", "thread")
 CHECK_EVERY = 3600.0  # seconds between comment-feed checks in a long (watch mode) run
 MAX_ATTEMPTS = 3  # tries of a job before it is given up (the next run tries again what it left)
 _RETRYING = object()  # what _failed returns when it resubmitted the job
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
 
 
 def _watch_parent(parent: int) -> None:
@@ -84,8 +86,21 @@ def _watch_parent(parent: int) -> None:
             os._exit(0)
 
 
+def _die_with_parent(parent: int) -> None:
+    """Linux: the kernel kills this worker (SIGKILL) the moment the crawl that started it dies, even
+    while the worker is inside a long C call or stopped, so it never writes after the crawl's lock is
+    gone. Elsewhere the watch thread below is all there is."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # no prctl: not Linux
+        return
+    if os.getppid() != parent:  # the crawl died before the request took effect
+        os._exit(0)
+
+
 def _init_worker(parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the crawl gracefully; workers finish their job
+    _die_with_parent(parent)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="watch-parent").start()
 
 

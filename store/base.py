@@ -141,6 +141,26 @@ class StoreBackend(Protocol):
         """Pass over a due re-fetch (nothing changed); returns the next due time or None when done."""
         ...
 
+    def comment_totals(self) -> tuple[int, int]:
+        """(comments, comments marked gone) in the store."""
+        ...
+
+    def last_run_clock(self) -> float | None:
+        """The latest time a crawl run recorded (its start or end)."""
+        ...
+
+    def throttle_site(self, site: str, until: float) -> None:
+        """Keep a site's Retry-After for later runs: nothing of it is requested before `until`."""
+        ...
+
+    def throttled_sites(self, now: float) -> dict[str, float]:
+        """Sites whose Retry-After has not passed at `now` -> until when."""
+        ...
+
+    def postpone(self, *, feeds: Sequence[str] = (), articles: Sequence[str] = (), until: float) -> None:
+        """Move due polls and fetches to `until` (their site asked to wait), failures untouched."""
+        ...
+
     def record_article_failure(
         self,
         url: str,

@@ -13,6 +13,14 @@ from typing import Any
 from store.clock import from_iso, next_refetch, refetch_base, to_iso
 from store.sql import Database
 
+# Feeds listed in one statement at most: a feeds file may list more than SQLite binds (32,766).
+IN_LIST_MAX = 1000
+
+
+def _chunks(values: Sequence[str]) -> list[Sequence[str]]:
+    """`values` in parts of at most IN_LIST_MAX (none for none)."""
+    return [values[i : i + IN_LIST_MAX] for i in range(0, len(values), IN_LIST_MAX)]
+
 
 class StoreBase:
     """Connection-level helpers shared by the store's parts."""
@@ -59,13 +67,16 @@ class CrawlState(StoreBase):
 
     def due_feeds(self, urls: Sequence[str], now: float) -> list[dict[str, Any]]:
         """Feeds among `urls` that are not muted and whose next check has come, oldest first."""
-        if not urls:
-            return []
-        return self._rows(
-            f"SELECT * FROM feeds WHERE url IN ({self._marks(urls)}) AND muted_at IS NULL"
-            " AND (next_check IS NULL OR next_check <= ?) ORDER BY next_check",
-            [*urls, to_iso(now)],
-        )
+        found = [
+            row
+            for part in _chunks(urls)
+            for row in self._rows(
+                f"SELECT * FROM feeds WHERE url IN ({self._marks(part)}) AND muted_at IS NULL"
+                " AND (next_check IS NULL OR next_check <= ?)",
+                [*part, to_iso(now)],
+            )
+        ]
+        return sorted(found, key=lambda row: row["next_check"] or "")
 
     def set_feed_url(self, url: str, feed_url: str | None) -> None:
         """Remember the feed discovered for a home page (None: rediscover); validators reset."""
@@ -241,47 +252,59 @@ class CrawlState(StoreBase):
         A never-tried first fetch is due whatever the clock says (a clock set back between runs
         must not hold it back); retries and re-fetches wait for their time.
         """
-        if not feeds:
-            return []
-        return self._rows(
-            f"SELECT a.*, f.site AS feed_site FROM articles a JOIN feeds f ON f.url = a.feed"
-            f" WHERE a.feed IN ({self._marks(feeds)}) AND ((a.state = 'pending' AND a.failures = 0)"
-            f" OR (a.state IN ('pending', 'active') AND a.next_fetch_at <= ?))"
-            f" ORDER BY a.state = 'active', a.next_fetch_at LIMIT ?",
-            [*feeds, to_iso(now), limit],
-        )
+        found = [
+            row
+            for part in _chunks(feeds)
+            for row in self._rows(
+                f"SELECT a.*, f.site AS feed_site FROM articles a JOIN feeds f ON f.url = a.feed"
+                f" WHERE a.feed IN ({self._marks(part)}) AND ((a.state = 'pending' AND a.failures = 0)"
+                f" OR (a.state IN ('pending', 'active') AND a.next_fetch_at <= ?))"
+                f" ORDER BY a.state = 'active', a.next_fetch_at LIMIT ?",
+                [*part, to_iso(now), limit],
+            )
+        ]
+        found.sort(key=lambda row: (row["state"] == "active", row["next_fetch_at"] or ""))
+        return found[:limit]
 
     def due_sites(self, feeds: Sequence[str], now: float) -> set[str]:
         """Sites with a due poll among `feeds` or a due fetch of an article of `feeds` (what a
-        crawler worker claims leases on: store.leases)."""
+        crawler worker claims leases on: store.leases).
+
+        Found through the next_check and (state, next_fetch_at) indexes, then kept to `feeds` here:
+        a worker asks every second, and an IN list of every feed (100,000 of them) costs a scan of
+        the list each time (and exceeds SQLite's limit of bound parameters).
+        """
         if not feeds:
             return set()
-        marks, stamp = self._marks(feeds), to_iso(now)
+        stamp = to_iso(now)
         rows = self.db.execute(
-            f"SELECT site FROM feeds WHERE url IN ({marks}) AND muted_at IS NULL"
-            " AND (next_check IS NULL OR next_check <= ?)"
-            f" UNION SELECT site FROM articles WHERE feed IN ({marks}) AND ((state = 'pending' AND failures = 0)"
-            " OR (state IN ('pending', 'active') AND next_fetch_at <= ?))",
-            [*feeds, stamp, *feeds, stamp],
+            "SELECT url, site FROM feeds WHERE next_check IS NULL AND muted_at IS NULL"
+            " UNION SELECT url, site FROM feeds WHERE next_check <= ? AND muted_at IS NULL"
+            " UNION SELECT feed, site FROM articles WHERE state = 'pending' AND failures = 0"
+            " UNION SELECT feed, site FROM articles WHERE state IN ('pending', 'active') AND next_fetch_at <= ?",
+            [stamp, stamp],
         ).fetchall()
-        return {r[0] for r in rows}
+        wanted = set(feeds)
+        return {r[1] for r in rows if r[0] in wanted}
 
     def next_due(self, feeds: Sequence[str]) -> float | None:
         """Earliest next check of an unmuted feed or next fetch of an article of `feeds` (None: nothing)."""
-        if not feeds:
+        earliest: str | None = None
+        for part in _chunks(feeds):
+            marks = self._marks(part)
+            row = self._one(
+                f"SELECT MIN(t) AS t FROM (SELECT MIN(COALESCE(next_check, '')) AS t FROM feeds"
+                f" WHERE url IN ({marks}) AND muted_at IS NULL UNION ALL"
+                f" SELECT MIN(CASE WHEN state = 'pending' AND failures = 0 THEN '' ELSE next_fetch_at END)"
+                f" FROM articles WHERE feed IN ({marks}) AND state IN ('pending', 'active')"
+                f" AND next_fetch_at IS NOT NULL) AS due",
+                [*part, *part],
+            )
+            if row is not None and row["t"] is not None and (earliest is None or row["t"] < earliest):
+                earliest = row["t"]
+        if earliest is None:
             return None
-        marks = self._marks(feeds)
-        row = self._one(
-            f"SELECT MIN(t) AS t FROM (SELECT MIN(COALESCE(next_check, '')) AS t FROM feeds"
-            f" WHERE url IN ({marks}) AND muted_at IS NULL UNION ALL"
-            f" SELECT MIN(CASE WHEN state = 'pending' AND failures = 0 THEN '' ELSE next_fetch_at END)"
-            f" FROM articles WHERE feed IN ({marks}) AND state IN ('pending', 'active')"
-            f" AND next_fetch_at IS NOT NULL) AS due",
-            [*feeds, *feeds],
-        )
-        if row is None or row["t"] is None:
-            return None
-        return from_iso(row["t"]) if row["t"] else 0.0
+        return from_iso(earliest) if earliest else 0.0
 
     def skip_refetch(
         self,
@@ -315,6 +338,48 @@ class CrawlState(StoreBase):
                 ],
             )
         return due
+
+    def comment_totals(self) -> tuple[int, int]:
+        """(comments, comments marked gone) in the store: a run's counts are the difference from its start,
+        whatever the fetch times of the pages (a crashed run's pages extracted now, a clock set back)."""
+        row = self._one("SELECT COUNT(*) AS n, COUNT(gone_at) AS gone FROM comments")
+        return (int(row["n"]), int(row["gone"])) if row else (0, 0)
+
+    def last_run_clock(self) -> float | None:
+        """The latest time a crawl run recorded (its start or end): a later run's clock should not be behind it."""
+        row = self._one("SELECT MAX(started_at) AS started, MAX(finished_at) AS finished FROM runs")
+        stamps = [from_iso(row[key]) for key in ("started", "finished")] if row else []
+        return max((t for t in stamps if t is not None), default=None)
+
+    def throttle_site(self, site: str, until: float) -> None:
+        """Keep a site's Retry-After for later runs: nothing of it is requested before `until`."""
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE sites SET throttled_until = ?"
+                " WHERE name = ? AND (throttled_until IS NULL OR throttled_until < ?)",
+                [to_iso(until), site, to_iso(until)],
+            )
+
+    def throttled_sites(self, now: float) -> dict[str, float]:
+        """Sites whose Retry-After has not passed at `now` -> until when (a short list: sites asked to wait)."""
+        rows = self._rows("SELECT name, throttled_until FROM sites WHERE throttled_until > ?", [to_iso(now)])
+        return {r["name"]: from_iso(r["throttled_until"]) or now for r in rows}
+
+    def postpone(self, *, feeds: Sequence[str] = (), articles: Sequence[str] = (), until: float) -> None:
+        """Move due polls and fetches to `until` (their site asked to wait), failures untouched.
+
+        A pending first fetch also counts as tried (failures >= 1), else it would be due whatever the
+        clock says (due_articles)."""
+        with self.transaction() as db:
+            for url in feeds:
+                db.execute("UPDATE feeds SET next_check = ? WHERE url = ?", [to_iso(until), url])
+            for url in articles:
+                db.execute(
+                    "UPDATE articles SET next_fetch_at = ?,"
+                    " failures = CASE WHEN state = 'pending' AND failures = 0 THEN 1 ELSE failures END"
+                    " WHERE url = ? AND state IN ('pending', 'active')",
+                    [to_iso(until), url],
+                )
 
     def record_article_failure(
         self,

@@ -60,9 +60,10 @@ class PgRunLock:
     sites with leases, store.leases); shared=False (reextract, copy) excludes every crawl.
     """
 
-    def __init__(self, url: str, *, shared: bool = False) -> None:
+    def __init__(self, url: str, *, shared: bool = False, purpose: str = "crawl") -> None:
         self.url = url
         self.shared = shared
+        self.purpose = purpose  # a reextract or copy names itself so that a refused crawl can say so
         self._conn: psycopg.Connection[Any] | None = None
         self._nested = False
 
@@ -79,7 +80,8 @@ class PgRunLock:
             self._nested = True
             return True
         try:
-            conn = psycopg.connect(self.url, autocommit=True, application_name=holder_name(), connect_timeout=30)
+            name = holder_name() if self.purpose == "crawl" else f"blog-harvester {self.purpose} pid {os.getpid()}"
+            conn = psycopg.connect(self.url, autocommit=True, application_name=name, connect_timeout=30)
         except psycopg.OperationalError as exc:
             raise OSError(first_line(exc)) from None
         take = "pg_try_advisory_lock_shared" if self.shared else "pg_try_advisory_lock"

@@ -24,6 +24,8 @@ TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, s
             "comment_feed_exact": float,
             "comment_feed_f1": float,
             "comment_feed_checked_at": str,
+            # a 429/503 Retry-After: nothing of the site is requested before this (crawler.middlewares)
+            "throttled_until": str,
         },
         "name",
         [],
@@ -366,6 +368,7 @@ INDEXES: list[tuple[str, list[str], bool]] = [
     ("snapshots", ["article", "fetched_at"], True),
     ("snapshots", ["site", "kind"], False),
     ("feeds", ["site"], False),
+    ("feeds", ["next_check"], False),  # due polls found without listing every feed (CrawlState.due_sites)
     ("batches", ["site", "state"], False),
     ("batch_members", ["snapshot"], True),
     ("batch_members", ["article"], True),  # never two snapshots of one article in batches

@@ -72,6 +72,10 @@ class Store(PageState, LeaseBook, BatchState, ExtractionState, CrawlState, RunBo
         self.read_only = read_only
         if self._open_db(create) or not read_only:
             return
+        newer = self._newer_release()
+        if newer is not None:  # not "older": nothing to upgrade, this harvester is the older one
+            self.close()
+            raise newer
         # An older store read for the first time since an upgrade: upgraded as a crawl would.
         self.close()
         try:
@@ -125,16 +129,24 @@ class Store(PageState, LeaseBook, BatchState, ExtractionState, CrawlState, RunBo
             return False
         return applied_version(self.db) == SCHEMA_VERSION
 
+    def _newer_release(self) -> StoreError | None:
+        """The error for a store whose schema is newer than this harvester knows, else None."""
+        found = applied_version(self.db)
+        if found <= SCHEMA_VERSION:
+            return None
+        return StoreError(
+            f"{self.path} was written by a newer blog-harvester (schema version {found},"
+            f" this one knows {SCHEMA_VERSION}): upgrade the harvester"
+        )
+
     def ensure_schema(self) -> None:
         """Create missing tables, columns, indexes and FTS tables, then apply pending migrations
         (store.migrations), in one transaction (idempotent; no write when current)."""
         if self.schema_is_current():
             return
-        if applied_version(self.db) > SCHEMA_VERSION:
-            raise StoreError(
-                f"{self.path} was written by a newer blog-harvester (schema version {applied_version(self.db)},"
-                f" this one knows {SCHEMA_VERSION}): upgrade the harvester"
-            )
+        newer = self._newer_release()
+        if newer is not None:
+            raise newer
         if sqlite3.sqlite_version_info < (3, 34, 0):
             raise StoreError(f"SQLite {sqlite3.sqlite_version} is too old for the store (trigram FTS needs 3.34+)")
         with self.transaction():

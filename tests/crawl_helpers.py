@@ -1,7 +1,8 @@
 """Helpers for end-to-end crawl tests: run `scrapy crawl blogs` as a subprocess against the farm.
 
 Every test crawl resolves host names through `LoopbackOnlyResolver`, so even a feed that links
-to a real host cannot make a test leave 127.0.0.1.
+to a real host cannot make a test leave 127.0.0.1. The farm is on loopback addresses, so test
+crawls allow private addresses (BLOGS_ALLOW_PRIVATE_ADDRESSES); tests of the refusal turn it off.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -19,10 +21,10 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-from scrapy.resolver import CachingThreadedResolver
 from twisted.internet import defer
 from twisted.internet.error import DNSLookupError
 
+from crawler.addresses import PublicAddressResolver
 from store.pgsql import to_postgres
 from store.postgres import is_database_url
 
@@ -35,16 +37,31 @@ TEST_SETTINGS = {
     "RETRY_TIMES": "0",
     "BLOGS_CONTACT": "mailto:tests@example.invalid",
     "TWISTED_DNS_RESOLVER": "tests.crawl_helpers.LoopbackOnlyResolver",
+    "BLOGS_ALLOW_PRIVATE_ADDRESSES": "True",
     "LOG_LEVEL": "INFO",
 }
 
 
-class LoopbackOnlyResolver(CachingThreadedResolver):
-    """Resolves localhost and 127.x literals; every other name fails at once, offline."""
+def _loopback_literal(name: str) -> str | None:
+    """127.x.y.z for an IPv4 literal in any form inet_aton reads (127.0.0.2, 2130706434, 0177.0.0.2)."""
+    try:
+        packed = socket.inet_aton(name)
+    except OSError:
+        return None
+    return socket.inet_ntoa(packed) if packed[0] == 127 else None
+
+
+class LoopbackOnlyResolver(PublicAddressResolver):
+    """Resolves localhost, 127-x-y-z.localhost and 127.x literals in any form; every other
+    name fails at once, offline. Its answers go through the crawl's address check like any other."""
 
     def getHostByName(self, name: str, timeout: Sequence[int] = ()) -> defer.Deferred[str]:
-        if name == "localhost" or name.startswith("127."):
-            return super().getHostByName(name, timeout)
+        if name == "localhost":
+            return defer.succeed("127.0.0.1")
+        # 127-0-0-2.localhost: a name (not a literal) for another loopback address
+        literal = _loopback_literal(name.removesuffix(".localhost").replace("-", ".") if "-" in name else name)
+        if literal is not None:
+            return defer.succeed(literal)
         return defer.fail(DNSLookupError(f"{name}: test crawls resolve loopback names only"))
 
 

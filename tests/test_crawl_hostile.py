@@ -185,6 +185,10 @@ def test_backoff_retry_after_ttl_mute_and_unmute(farm: BlogFarm, tmp_path: Path)
     polled, next_check = (from_iso(v) or 0.0 for v in state["hinted"])
     assert next_check - polled == pytest.approx(6 * HOUR, abs=2)
 
+    # force=1 polls what is not due, but never a site before its Retry-After (issue 32).
+    held = run_crawl(feeds, db, "-a", "force=1", settings=settings, clock=farm.clock)
+    assert held.stat("feeds_failed") == 0 and len(farm.requests_for(flaky.feed_url)) == 1
+    farm.clock.advance(7200 + 60)
     second = run_crawl(feeds, db, "-a", "force=1", settings=settings, clock=farm.clock)
     assert second.stat("feeds_muted") == 1
     reason = rows(db, "SELECT mute_reason FROM feeds WHERE site = 'flaky'")[0][0]
@@ -195,6 +199,7 @@ def test_backoff_retry_after_ttl_mute_and_unmute(farm: BlogFarm, tmp_path: Path)
 
     farm.behave(flaky.feed_url)
     farm.add_route(flaky, "/feed/", "<rss version='2.0'><channel><title>back</title></channel></rss>")
+    farm.clock.advance(7200 + 60)  # past the last Retry-After
     revived = run_crawl(feeds, db, "-a", "unmute=flaky", settings=settings, clock=farm.clock)
     assert revived.stat("feeds_failed") == 0 and len(farm.requests_for(flaky.feed_url)) == polls + 1
     assert rows(db, "SELECT muted_at, failures FROM feeds WHERE site = 'flaky'") == [(None, 0)]

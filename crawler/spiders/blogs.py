@@ -108,6 +108,7 @@ class BlogsSpider(FeedPolling, ArticleFetching, CommentApiFetching):
         # A cron run handles each feed and article at most once, even if it falls due again.
         self.handled: set[str] = set()
         self.logged: dict[tuple[str, str], float] = {}
+        self.held_sites: dict[str, float] = {}  # site -> end of its Retry-After (store: sites.throttled_until)
         self.timer: CallLaterResult | None = None
         self.leases: SiteLeases | None = None  # the sites this worker fetches (crawler.leasing)
         self.renewal: LoopingCall | None = None
@@ -116,6 +117,7 @@ class BlogsSpider(FeedPolling, ArticleFetching, CommentApiFetching):
         self.started = time.monotonic()
         self.started_at = ""  # run start on the crawler's clock (ISO), for the comment counts
         self.versions_before = 0  # comment_versions rows at the start, when the table exists
+        self.comments_before = (0, 0)  # (comments, marked gone) at the start
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> BlogsSpider:
@@ -169,8 +171,11 @@ class BlogsSpider(FeedPolling, ArticleFetching, CommentApiFetching):
         requests: list[Request] = []
         with store_guard(self.crawler, "starting the run"):
             self.store = open_store(self.db_path)
+            self.keep_clock_monotonic()
             self.started_at = to_iso(self.now())
             self.versions_before = self.store.comment_versions_count()
+            self.comments_before = self.store.comment_totals()
+            self.held_sites = self.store.throttled_sites(self.now())
             self.run_id = self.store.start_run(now=self.now(), feeds_file=str(self.feeds_path), watch=self.watch)
             # SQLite: one crawl at a time, it holds every site; PostgreSQL: workers divide them.
             limit = self.lease_sites if is_database_url(self.db_path) else 0
@@ -303,6 +308,7 @@ class BlogsSpider(FeedPolling, ArticleFetching, CommentApiFetching):
         feeds = self.leases.feeds(self.sources, busy=self._busy_sites(), now=now, force=self.force)
         polls: list[Request] = []
         rows = self.store.due_feeds(feeds, now + 3650 * 86400 if self.force else now)
+        rows = self.without_held_sites(rows, "feeds", now)
         self.force = False  # "poll everything now" applies to the first round only
         for row in rows:
             if row["url"] in self.inflight_feeds or (not self.watch and row["url"] in self.handled):
@@ -311,7 +317,7 @@ class BlogsSpider(FeedPolling, ArticleFetching, CommentApiFetching):
             polls.append(self._feed_request(row))
         first: list[Request] = []
         later: list[Request] = []
-        for art in self.store.due_articles(feeds, now):
+        for art in self.without_held_sites(self.store.due_articles(feeds, now), "articles", now):
             if art["url"] in self.inflight_articles or (not self.watch and art["url"] in self.handled):
                 continue
             if art["state"] == "pending":
@@ -409,10 +415,11 @@ class BlogsSpider(FeedPolling, ArticleFetching, CommentApiFetching):
             self.inflight_comment_feeds.discard(request.meta["reading"].article["url"])
 
     def _store_counts(self) -> dict[str, int]:
-        """The summary's counts that live in the store: comments first seen, marked gone or edited
-        in this run (by the crawler's clock; the fetch times), feeds muted in all."""
+        """The summary's counts that live in the store: comments added, marked gone or edited during
+        this run (differences from its start: also those of pages a crashed run left), feeds muted in all."""
         assert self.store is not None
-        new, gone = self.store.comments_since(self.started_at)
+        total, gone_total = self.store.comment_totals()
+        new, gone = max(0, total - self.comments_before[0]), max(0, gone_total - self.comments_before[1])
         return {
             "blogs/comments_new": new,
             "blogs/comments_gone": gone,

@@ -1,0 +1,82 @@
+"""Extraction workers die with their crawl (issue 32, item 6): a worker stuck in a write (here
+stopped with SIGSTOP, as one in a long C call cannot run its watch thread) ends the moment the crawl
+is SIGKILLed, so it never writes after the crawl's lock is gone."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from crawl_helpers import PROJECT, _env, clock_offset, crawl_command, rows, wait_for, write_feeds
+
+from farm import BlogFarm
+
+pytestmark = pytest.mark.slow
+
+HOUR = 3600.0
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+                cmdline = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            if ppid == pid and b"spawn_main" in cmdline:
+                found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_a_stuck_extraction_worker_dies_with_its_crawl(farm: BlogFarm, tmp_path: Path) -> None:
+    t0 = time.time()
+    farm.clock.set(t0)
+    blog = farm.add_generated_blog("gen", articles=6, start=t0 - 6 * HOUR, interval=HOUR, seed=31)
+    feeds = write_feeds(tmp_path / "feeds.txt", [blog.feed_line()])
+    db = tmp_path / "blogs.db"
+    log = tmp_path / "crawl.log"
+    # The worker holds its first batch's write transaction open for a minute.
+    settings = {"BATCH_SIZE": "5", "EXTRACT_MODE": "process", "EXTRACT_TEST_WRITE_PAUSE": "60"}
+    workers: list[int] = []
+    with log.open("wb") as err:
+        crawl = subprocess.Popen(
+            crawl_command(feeds, db, settings=settings, clock_offset=clock_offset(farm.clock)),
+            cwd=PROJECT,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            env=_env(),
+        )
+        try:
+            assert wait_for(lambda: "batch 1 write in progress" in log.read_text(errors="replace"), timeout=60), (
+                log.read_text(errors="replace")[-3000:]
+            )
+            workers = _children(crawl.pid)
+            assert workers, "no extraction worker found"
+            for pid in workers:
+                os.kill(pid, signal.SIGSTOP)  # stuck: its own watch thread cannot run
+            crawl.kill()
+            crawl.wait(timeout=10)
+            assert wait_for(lambda: not any(_alive(pid) for pid in workers), timeout=10), "a worker outlived its crawl"
+        finally:
+            if crawl.poll() is None:
+                crawl.kill()
+                crawl.wait(timeout=10)
+            for pid in workers:  # only if the test failed: the workers this test's crawl started
+                if _alive(pid):
+                    os.kill(pid, signal.SIGKILL)
+    assert rows(db, "SELECT COUNT(*) FROM extractions") == [(0,)]  # the stuck write never landed
