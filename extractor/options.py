@@ -72,6 +72,9 @@ class Options:
     # comments (comment vocabulary, repeated dated units, author lines: evidence.py); "unique and
     # not post" alone is not a reader comment. Also labels each page with how it was decided.
     comment_evidence: bool = False
+    # Issue 28: soft hyphens and zero-width characters removed from posts and comments, text
+    # NFC-normalised (hygiene.py), so a word printed with them is found by a search.
+    text_hygiene: bool = False
 
     def but(self, **changes: object) -> Options:
         """A copy with some fields changed: ``DEFAULT.but(reextract=False)``."""
@@ -95,6 +98,7 @@ DEFAULT = Options(
     post_gaps=True,
     title_echoes=True,
     comment_evidence=True,
+    text_hygiene=True,
 )
 
 PRESETS: dict[str, Options] = {"paper": PAPER, "default": DEFAULT}

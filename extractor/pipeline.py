@@ -20,6 +20,7 @@ from .decode import decode_html
 from .evidence import SET, SINGLE_PAGE, Evidence, confidence
 from .fallback import Fallback
 from .features import block_vectors
+from .hygiene import clean_extraction
 from .identifiers import DEFAULT_IDENTIFIER
 from .matching import Vector
 from .options import DEFAULT, Options
@@ -246,6 +247,8 @@ def set_outputs(parsed: Sequence[ParsedPage], roles: SiteRoles, options: Options
         if roles.evidence is not None:
             result.method = roles.method
             result.confidence = confidence(roles.method, roles.evidence[ok])
+        if options.text_hygiene:
+            clean_extraction(result)
         out.append(result)
         ok += 1
     return out
