@@ -28,7 +28,7 @@ from .pipeline import NO_COMMENTS, PAGE_EVIDENCE, Page, PageExtraction, extract_
 from .profile import extract_and_learn
 from .scoring import RecordCounts, SiteScore, macro, metrics, pooled, score_page, score_records
 from .separate import COMMENT, POST
-from .set_sizes import extract_in_sets
+from .set_sizes import extract_in_sets, print_beside_full_sets
 
 
 def _extract_files(paths: Sequence[Path], options: Options) -> list[PageExtraction]:
@@ -270,27 +270,6 @@ def cmd_evaluate(a: argparse.Namespace) -> int:
     if a.set_size:
         print_beside_full_sets(scores, full, a.set_size)
     return 0
-
-
-def print_beside_full_sets(scores: Sequence[SiteScore], full: Sequence[SiteScore], set_size: int) -> None:
-    """Macro post and comment F1 of the small sets beside whole sites, per source and over all."""
-    label = "single page" if set_size == 1 else f"sets of {set_size}"
-    print(f"\n{'macro F1':<12} | {label:^21} | {'full sets':^21} | {'difference':^21}")
-    print(f"{'':<12} |" + f" {'post':>10} {'comments':>10} |" * 3)
-    sources = sorted({s.source for s in scores})
-    groups = [(src, [s for s in scores if s.source == src], [s for s in full if s.source == src]) for src in sources]
-    for name, small_group, full_group in [*groups, ("ALL", list(scores), list(full))]:
-        small, whole = macro(small_group), macro(full_group)
-        pairs = [
-            (small["post_f1"], small["com_f1"]),
-            (whole["post_f1"], whole["com_f1"]),
-            (_difference(small["post_f1"], whole["post_f1"]), _difference(small["com_f1"], whole["com_f1"])),
-        ]
-        print(f"{name:<12} |" + "".join(f" {_fmt(post):>10} {_fmt(com):>10} |" for post, com in pairs))
-
-
-def _difference(small: float | None, whole: float | None) -> float | None:
-    return None if small is None or whole is None else small - whole
 
 
 # Cross-validation by site (``--folds``): the Dragnet sites split into fixed halves, so a rule chosen

@@ -75,6 +75,10 @@ class Options:
     # Issue 28: soft hyphens and zero-width characters removed from posts and comments, text
     # NFC-normalised (hygiene.py), so a word printed with them is found by a search.
     text_hygiene: bool = False
+    # Issue 28: comments are stored as records or not at all: a set without repeated units takes
+    # each page's lone dated unit, and comment blocks no unit holds make one record without their
+    # headings, author lines and form labels (lone_records.py). Needs comment_records.
+    records_only: bool = False
 
     def but(self, **changes: object) -> Options:
         """A copy with some fields changed: ``DEFAULT.but(reextract=False)``."""
@@ -99,6 +103,7 @@ DEFAULT = Options(
     title_echoes=True,
     comment_evidence=True,
     text_hygiene=True,
+    records_only=True,
 )
 
 PRESETS: dict[str, Options] = {"paper": PAPER, "default": DEFAULT}

@@ -22,6 +22,7 @@ from .fallback import Fallback
 from .features import block_vectors
 from .hygiene import clean_extraction
 from .identifiers import DEFAULT_IDENTIFIER
+from .lone_records import set_records
 from .matching import Vector
 from .options import DEFAULT, Options
 from .records import CommentRecord, single_unit_records, split_comments
@@ -223,7 +224,11 @@ def set_outputs(parsed: Sequence[ParsedPage], roles: SiteRoles, options: Options
     """Every page's extraction once its set is classified (``roles`` covers the pages without error):
     comment records, then post and comment texts."""
     good = [p for p in parsed if p.error is None]
-    records = split_comments([p.blocks for p in good], roles.roles) if options.comment_records else None
+    records: list[list[CommentRecord]] | None = None
+    if options.comment_records and options.records_only and not options.lone_comments:
+        records = set_records([p.blocks for p in good], roles.roles)
+    elif options.comment_records:
+        records = split_comments([p.blocks for p in good], roles.roles)
     if records is None and options.comment_records and options.lone_comments:
         records = [single_unit_records(p.blocks, r) for p, r in zip(good, roles.roles, strict=True)]
         for page_roles, lone in zip(roles.roles, records, strict=True):

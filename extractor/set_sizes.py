@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from .options import Options
 from .pipeline import Page, PageExtraction, extract_site
+from .scoring import SiteScore, macro
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,3 +63,28 @@ def extract_in_sets(
             if i in page_set.scored:
                 out[i] = result
     return [out[i] for i in range(len(pages))]
+
+
+def print_beside_full_sets(scores: Sequence[SiteScore], full: Sequence[SiteScore], set_size: int) -> None:
+    """Macro post and comment F1 of the small sets beside whole sites, per source and over all."""
+    label = "single page" if set_size == 1 else f"sets of {set_size}"
+    print(f"\n{'macro F1':<12} | {label:^21} | {'full sets':^21} | {'difference':^21}")
+    print(f"{'':<12} |" + f" {'post':>10} {'comments':>10} |" * 3)
+    sources = sorted({s.source for s in scores})
+    groups = [(src, [s for s in scores if s.source == src], [s for s in full if s.source == src]) for src in sources]
+    for name, small_group, full_group in [*groups, ("ALL", list(scores), list(full))]:
+        small, whole = macro(small_group), macro(full_group)
+        pairs = [
+            (small["post_f1"], small["com_f1"]),
+            (whole["post_f1"], whole["com_f1"]),
+            (_difference(small["post_f1"], whole["post_f1"]), _difference(small["com_f1"], whole["com_f1"])),
+        ]
+        print(f"{name:<12} |" + "".join(f" {_cell(post):>10} {_cell(com):>10} |" for post, com in pairs))
+
+
+def _difference(small: float | None, whole: float | None) -> float | None:
+    return None if small is None or whole is None else small - whole
+
+
+def _cell(v: float | None) -> str:
+    return f"{v:6.3f}" if v is not None else f"{'-':>6}"
