@@ -79,6 +79,10 @@ class Options:
     # each page's lone dated unit, and comment blocks no unit holds make one record without their
     # headings, author lines and form labels (lone_records.py). Needs comment_records.
     records_only: bool = False
+    # Issue 28: a set of one page narrows its post to the page's main region by the seeds'
+    # single-page methods (single_page.py): a weight map with link density, then the boundary
+    # between post and comments.
+    single_page_methods: bool = False
 
     def but(self, **changes: object) -> Options:
         """A copy with some fields changed: ``DEFAULT.but(reextract=False)``."""
@@ -104,6 +108,7 @@ DEFAULT = Options(
     comment_evidence=True,
     text_hygiene=True,
     records_only=True,
+    single_page_methods=True,
 )
 
 PRESETS: dict[str, Options] = {"paper": PAPER, "default": DEFAULT}

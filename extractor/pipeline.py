@@ -27,6 +27,7 @@ from .matching import Vector
 from .options import DEFAULT, Options
 from .records import CommentRecord, single_unit_records, split_comments
 from .separate import BOILERPLATE, COMMENT, POST
+from .single_page import single_page_steps
 from .steps import (
     NO_COMMENTS,
     ONE_PAGE_SET,
@@ -295,6 +296,8 @@ def classify(
     if options.comment_evidence:
         if decision.method == SINGLE_PAGE:
             decision.roles = single_page_section(blocks, decision.roles, warnings)
+            if options.single_page_methods:
+                decision.roles = [single_page_steps(b, r) for b, r in zip(blocks, decision.roles, strict=True)]
         vetoed = veto_comments(blocks, decision.roles)
         decision.roles, decision.evidence = vetoed.roles, vetoed.evidence
         if decision.method == SET and options.comment_fallback:
