@@ -76,22 +76,26 @@ def weight_map_main_node(blocks: Sequence[Block], roles: list[str]) -> list[str]
             totals[b.parent] += totals[b.index]
     main = max(range(len(blocks)), key=lambda i: (totals[i], -sizes[i]))
     end = main + sizes[main]
-    title = _title_before(blocks, roles, main)
     out = list(roles)
     for i in posted:
-        if not main <= i < end and i != title:
+        if not main <= i < end:
             out[i] = BOILERPLATE
+    first = next((i for i in posted if main <= i < end), main)
+    title = _title_before(blocks, roles, first)
+    if title >= 0:
+        out[title] = POST  # a title written as a link to the post is one too (D10)
     return out
 
 
 def _title_before(blocks: Sequence[Block], roles: Sequence[str], start: int) -> int:
-    """The nearest post heading among the few text blocks before ``start``, or -1."""
+    """The nearest heading (post, or boilerplate as a linked title is) among the few text blocks
+    before ``start``, or -1."""
     seen = 0
     for i in range(start - 1, -1, -1):
         b = blocks[i]
         if not b.text:
             continue
-        if b.tag in HEADINGS and roles[i] == POST:
+        if b.tag in HEADINGS and roles[i] != COMMENT:
             return i
         seen += 1
         if seen >= TITLE_REACH:
