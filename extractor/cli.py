@@ -4,6 +4,7 @@ python -m extractor extract site/pages/*.html --out out.jsonl
 python -m extractor extract --corpus ../shared/corpus --out out.jsonl
 python -m extractor evaluate --corpus ../shared/corpus [--json OUT] [--preset paper] [--folds 2]
 python -m extractor warc crawl.warc.gz --out out.jsonl
+python -m extractor evaluate --corpus ../shared/corpus --single | --set-size K
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from .pipeline import NO_COMMENTS, PAGE_EVIDENCE, Page, PageExtraction, extract_
 from .profile import extract_and_learn
 from .scoring import RecordCounts, SiteScore, macro, metrics, pooled, score_page, score_records
 from .separate import COMMENT, POST
+from .set_sizes import extract_in_sets, print_beside_full_sets
 
 
 def _extract_files(paths: Sequence[Path], options: Options) -> list[PageExtraction]:
@@ -68,14 +70,27 @@ class _SiteResult:
     no_comments: bool  # the set yielded no comment at all
 
 
-Job = tuple[CorpusSite, Options, frozenset[str], bool]
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One site to extract: as one set, as the crawl pipeline meets it, or in sets of ``set_size`` pages."""
+
+    site: CorpusSite
+    options: Options
+    known: frozenset[str] = frozenset()
+    pipeline: bool = False
+    set_size: int = 0  # 0: the whole site is one set
 
 
-def _site_job(args: Job) -> _SiteResult:
-    site, options, known, pipeline = args
+def _site_job(job: Job) -> _SiteResult:
+    site, options, known = job.site, job.options, job.known
     files = site.page_files()
     pages = [Page(None, p.read_bytes()) for p in files]
-    results = _as_pipeline(pages, options) if pipeline else extract_site(pages, options, known)
+    if job.pipeline:
+        results = _as_pipeline(pages, options)
+    elif job.set_size:
+        results = extract_in_sets(pages, job.set_size, options, site.site, known)
+    else:
+        results = extract_site(pages, options, known)
     rows = []
     for path, res in zip(files, results, strict=True):
         rel = path.relative_to(site.dir).as_posix()
@@ -114,16 +129,18 @@ def extract_corpus(
     sites: list[str] | None = None,
     jobs: int = 0,
     pipeline: bool = False,
+    set_size: int = 0,
 ) -> Iterator[tuple[CorpusSite, list[dict[str, object]]]]:
     """Extract every site of a corpus (one set per site), in parallel processes when jobs > 1.
 
     Sets that yield no comment at all are extracted again with the comment identifiers learned on
     the *other* sites (2013 §4.7; leave-one-out, so a site never learns from itself). With
-    ``pipeline``, each site is extracted as the crawl pipeline meets it (``_as_pipeline``).
+    ``pipeline``, each site is extracted as the crawl pipeline meets it (``_as_pipeline``); with
+    ``set_size``, in fixed random sets of that many pages (``set_sizes.py``).
     """
     all_sites = list(iter_corpus(root, sources, sites))
     jobs = jobs or min(os.cpu_count() or 1, 4)
-    first = _run_jobs([(s, options, frozenset(), pipeline) for s in all_sites], jobs)
+    first = _run_jobs([Job(s, options, pipeline=pipeline, set_size=set_size) for s in all_sites], jobs)
     again: list[tuple[int, Job]] = []
     if options.comment_fallback and not pipeline:
         for i, result in enumerate(first):
@@ -131,7 +148,7 @@ def extract_corpus(
                 others = [r for j, r in enumerate(first) if j != i]
                 known = learned_comment_ids([r.comment_ids for r in others], [r.post_ids for r in others])
                 if known:
-                    again.append((i, (all_sites[i], options, frozenset(known), False)))
+                    again.append((i, Job(all_sites[i], options, frozenset(known), set_size=set_size)))
     for i, result in zip([i for i, _ in again], _run_jobs([w for _, w in again], jobs), strict=True):
         first[i] = result
     for site, result in zip(all_sites, first, strict=True):
@@ -199,33 +216,44 @@ def _fmt(v: float | None) -> str:
     return f"{v:6.3f}" if v is not None else f"{'-':>6}"
 
 
+def score_corpus(
+    a: argparse.Namespace, options: Options, set_size: int, preds_out: IO[str] | None = None
+) -> tuple[list[SiteScore], dict[str, RecordCounts]]:
+    """Every site of ``a.corpus`` extracted (in sets of ``set_size`` pages, 0: whole sites) and scored."""
+    scores: list[SiteScore] = []
+    records: dict[str, RecordCounts] = {}
+    for site, rows in extract_corpus(Path(a.corpus), options, a.source, a.site, a.jobs, a.pipeline, set_size):
+        by_file = {str(r["file"]): r for r in rows}
+        if preds_out:
+            _write_rows(rows, preds_out, records=True)
+        counts = None
+        rec = RecordCounts()
+        for t in site.truth:
+            pred = by_file.get(site.key(str(t["file"])))
+            pc = score_page(t, pred, site.comments_split)
+            if counts is None:
+                counts = pc
+            else:
+                counts.add(pc)
+            raw = pred.get("comment_records") if pred else None
+            rec.add(score_records(t, raw if isinstance(raw, list) else []))
+        if counts is not None:
+            scores.append(SiteScore(site.source, site.site, counts))
+            records[site.site] = rec
+    return scores, records
+
+
 def cmd_evaluate(a: argparse.Namespace) -> int:
     if a.folds is not None and not 2 <= a.folds <= MAX_FOLDS:
         print(f"evaluate: --folds must be 2 to {MAX_FOLDS}, not {a.folds}", file=sys.stderr)
         return 2
-    scores: list[SiteScore] = []
-    records: dict[str, RecordCounts] = {}
+    if a.set_size is not None and (a.set_size < 1 or a.pipeline):
+        print("evaluate: --set-size takes a number of pages >= 1, without --pipeline", file=sys.stderr)
+        return 2
+    options = parse_overrides(a.preset, a.set)
     with ExitStack() as stack:
         preds_out = _open_out(a.predictions, stack) if a.predictions else None
-        options = parse_overrides(a.preset, a.set)
-        for site, rows in extract_corpus(Path(a.corpus), options, a.source, a.site, a.jobs, a.pipeline):
-            by_file = {str(r["file"]): r for r in rows}
-            if preds_out:
-                _write_rows(rows, preds_out, records=True)
-            counts = None
-            rec = RecordCounts()
-            for t in site.truth:
-                pred = by_file.get(site.key(str(t["file"])))
-                pc = score_page(t, pred, site.comments_split)
-                if counts is None:
-                    counts = pc
-                else:
-                    counts.add(pc)
-                raw = pred.get("comment_records") if pred else None
-                rec.add(score_records(t, raw if isinstance(raw, list) else []))
-            if counts is not None:
-                scores.append(SiteScore(site.source, site.site, counts))
-                records[site.site] = rec
+        scores, records = score_corpus(a, options, a.set_size or 0, preds_out)
     if not scores:
         print(f"evaluate: no sites under {a.corpus}", file=sys.stderr)
         return 2
@@ -236,9 +264,16 @@ def cmd_evaluate(a: argparse.Namespace) -> int:
     report["comment_records"] = {site: asdict(rc) for site, rc in records.items() if rc.authors or rc.dates}
     if a.folds:
         report["folds"] = build_folds(scores, a.folds)
+    full: list[SiteScore] = []
+    if a.set_size:
+        report["set_size"] = a.set_size
+        full, _ = score_corpus(a, options, 0)
+        report["full_set"] = build_report(full)
     if a.json:
         Path(a.json).write_text(json.dumps(report, indent=1), encoding="utf-8")
     print_report(report, scores, records, a.folds)
+    if a.set_size:
+        print_beside_full_sets(scores, full, a.set_size)
     return 0
 
 
@@ -441,6 +476,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="as the crawl pipeline: first half of each site as a set, the rest page by page with its profile",
     )
+    size = ev.add_mutually_exclusive_group()
+    size.add_argument(
+        "--set-size",
+        type=int,
+        metavar="K",
+        help="extract each site in fixed random (seeded) sets of K pages, scored beside whole sites",
+    )
+    size.add_argument("--single", dest="set_size", action="store_const", const=1, help="each page alone: --set-size 1")
     ev.add_argument(
         "--folds",
         type=int,

@@ -89,6 +89,17 @@ class Options:
     # Issue 30: a post title another post of the set also has (D10 keeps only unique ones) is post,
     # unless it is a heading over most pages (D20).
     shared_titles: bool = False
+    # Issue 28: soft hyphens and zero-width characters removed from posts and comments, text
+    # NFC-normalised (hygiene.py), so a word printed with them is found by a search.
+    text_hygiene: bool = False
+    # Issue 28: comments are stored as records or not at all: a set without repeated units takes
+    # each page's lone dated unit, and comment blocks no unit holds make one record without their
+    # headings, author lines and form labels (lone_records.py). Needs comment_records.
+    records_only: bool = False
+    # Issue 28: a set of one page narrows its post to the page's main region by the seeds'
+    # single-page methods (single_page.py): a weight map with link density, then the boundary
+    # between post and comments.
+    single_page_methods: bool = False
 
     def but(self, **changes: object) -> Options:
         """A copy with some fields changed: ``DEFAULT.but(reextract=False)``."""
@@ -117,6 +128,9 @@ DEFAULT = Options(
     post_date_line=True,
     lone_records=True,
     shared_titles=True,
+    text_hygiene=True,
+    records_only=True,
+    single_page_methods=True,
 )
 
 PRESETS: dict[str, Options] = {"paper": PAPER, "default": DEFAULT}

@@ -22,12 +22,15 @@ from .decode import decode_html
 from .evidence import SET, SINGLE_PAGE, Evidence, confidence
 from .fallback import Fallback
 from .features import block_vectors
+from .hygiene import clean_extraction
 from .identifiers import DEFAULT_IDENTIFIER
+from .lone_records import set_records
 from .matching import Vector
 from .options import DEFAULT, Options
 from .postmeta import published
 from .records import CommentRecord, single_unit_records, split_comments
 from .separate import BOILERPLATE, COMMENT, POST
+from .single_page import single_page_steps
 from .steps import (
     NO_COMMENTS,
     ONE_PAGE_SET,
@@ -253,7 +256,11 @@ def set_outputs(parsed: Sequence[ParsedPage], roles: SiteRoles, options: Options
     """Every page's extraction once its set is classified (``roles`` covers the pages without error):
     comment records, then post and comment texts."""
     good = [p for p in parsed if p.error is None]
-    records = split_comments([p.blocks for p in good], roles.roles) if options.comment_records else None
+    records: list[list[CommentRecord]] | None = None
+    if options.comment_records and options.records_only and not options.lone_comments:
+        records = set_records([p.blocks for p in good], roles.roles)
+    elif options.comment_records:
+        records = split_comments([p.blocks for p in good], roles.roles)
     if records is None and options.comment_records and options.lone_comments:
         records = [single_unit_records(p.blocks, r) for p, r in zip(good, roles.roles, strict=True)]
         for page_roles, lone in zip(roles.roles, records, strict=True):
@@ -285,6 +292,8 @@ def set_outputs(parsed: Sequence[ParsedPage], roles: SiteRoles, options: Options
         if roles.evidence is not None:
             result.method = roles.method
             result.confidence = confidence(roles.method, roles.evidence[ok])
+        if options.text_hygiene:
+            clean_extraction(result)
         out.append(result)
         ok += 1
     return out
@@ -336,6 +345,8 @@ def classify(
     if options.comment_evidence:
         if decision.method == SINGLE_PAGE:
             decision.roles = single_page_section(blocks, decision.roles, warnings)
+            if options.single_page_methods:
+                decision.roles = [single_page_steps(b, r) for b, r in zip(blocks, decision.roles, strict=True)]
         vetoed = veto_comments(blocks, decision.roles)
         decision.roles, decision.evidence = vetoed.roles, vetoed.evidence
         decision.roles = shapeless_comments(blocks, decision.roles, options)  # D16

@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass, field, replace
 from .blocks import Block
 from .evidence import PROFILE, confidence
 from .fallback import Fallback, dated_comment_region
+from .hygiene import clean_extraction
 from .identifiers import assign_identifiers, once_identifiers, page_candidates
 from .matching import DistinctVectors, FingerprintIndex, Vector
 from .options import DEFAULT, Options
@@ -149,6 +150,8 @@ class SiteProfile:
         if self.options.comment_evidence:
             out.method = PROFILE
             out.confidence = confidence(PROFILE, evidence)
+        if self.options.text_hygiene:
+            clean_extraction(out)
         return out
 
     def _alone(self, parsed: ParsedPage) -> PageExtraction:

@@ -43,6 +43,9 @@ from .units import (
     learn_signature,
 )
 
+# A unit line whose text is mostly link text (D5's bound) is navigation: a "Reply" link.
+LINK_LINE_DENSITY = 0.5
+
 
 @dataclass(slots=True)
 class CommentRecord:
@@ -131,6 +134,7 @@ def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequ
     slot_pos: list[list[int]] = []
     slot_commented: list[int] = []
     slot_dated: list[int] = []
+    slot_linked: list[int] = []
     last_unit: list[int] = []
     twice: list[bool] = []
     n_units = 0
@@ -148,6 +152,7 @@ def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequ
                     slot_pos.append([])
                     slot_commented.append(0)
                     slot_dated.append(0)
+                    slot_linked.append(0)
                     last_unit.append(n_units)
                     twice.append(False)
                 elif last_unit[i] == n_units:
@@ -160,6 +165,8 @@ def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequ
                     slot_commented[i] += 1
                 if date_line(b):
                     slot_dated[i] += 1
+                if b.text and b.link_density > LINK_LINE_DENSITY:
+                    slot_linked[i] += 1
     texts = {slot: slot_texts[i] for slot, i in number.items()}
     first_pos = {slot: slot_pos[i] for slot, i in number.items()}
     commented = Counter({slot: slot_commented[i] for slot, i in number.items()})
@@ -172,7 +179,7 @@ def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequ
         filled = [v for v in values if v]
         if dated[slot] * 2 >= len(values) and slot not in multi:
             kinds.date.add(slot)
-        elif len(filled) >= 2 and len(set(filled)) == 1:
+        elif len(filled) >= 2 and len(set(filled)) == 1 and not _labelled_name(filled[0]):
             kinds.chrome.add(slot)  # the same words under every comment: "Reply", "says:"
     lengths = {s: sorted(len(v) for v in vs if v) for s, vs in texts.items()}
     content = max(
@@ -198,7 +205,11 @@ def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequ
     ]
     for slot, values in texts.items():
         n_filled = sum(1 for v in values if v)
-        if slot not in kinds.date and slot not in kinds.chrome and n_filled and commented[slot] * 2 >= n_filled:
+        # one comment cannot show its "Reply" link as the same under every comment: a line that is
+        # all link is its chrome (D5's navigation)
+        all_link = n_units == 1 and slot_linked[number[slot]] == n_filled
+        has_words = n_filled > 0 and commented[slot] * 2 >= n_filled
+        if slot not in kinds.date and slot not in kinds.chrome and has_words and not all_link:
             kinds.text.add(slot)
 
     def median_pos(slot: tuple[str, ...]) -> int:
@@ -215,6 +226,13 @@ def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequ
         _learn_labels(kinds, names)
         kinds.text.discard(author)
     return kinds
+
+
+def _labelled_name(text: str) -> bool:
+    """A name and a label ending in a colon ("Ann says:", "高橋 より:"): an author line, even when one
+    commenter wrote every comment of the set (the same line under each is no chrome then)."""
+    words = text.split()
+    return 2 <= len(words) <= 6 and "\n" not in text and words[-1].endswith((":", "："))
 
 
 def _names_in_dates_first(

@@ -1,0 +1,162 @@
+"""A page truly alone (a set of one): the seeds' single-page methods (issue 28).
+
+A set of one page cannot tell template from content: every block is unique to it, so the set
+method keeps the whole page as post, sidebars, menus, forms and footers included. The steps below,
+each named after its paper and called in order by ``single_page_steps`` (as jusText's
+``justext()`` composes its steps), narrow the post to the page's main region:
+
+1. ``weight_map_main_node`` (Tsuruta et al., the weight map of seed 001, without rendering): every
+   text block is a cell of the page, weighted by what it holds: its own words count for it, its
+   link text against it (Gupta et al.'s link density: navigation), and each short line a little
+   against it (labels, dates, counts, archive lists). The block element whose cells weigh most is the main node;
+   post blocks outside it become boilerplate, but for the page's title (the nearest heading
+   before the node).
+2. ``gupta_link_density``: inside the main node, post blocks whose text is mostly link text are
+   navigation (seed 001's second step; D5 already applies it to content blocks of sets).
+3. ``information_quantity_boundary`` (Cao et al. 2009, seed 003): post and comments are the
+   page's main text, and the post ends where the comments begin. The comment section is found by
+   the page's own comment evidence (D15's single-page detector, run before these steps); comment
+   blocks in a complementary region (``aside``) are not the page's, and post blocks after the
+   comments begin, outside their region, are no post (the form, related posts, share rows).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from .blocks import HEADINGS, Block
+from .separate import BOILERPLATE, COMMENT, POST
+
+# A line shorter than this (characters) weighs against the region it sits in: labels, counts, dates.
+SHORT_LINE_CHARS = 40
+# What such a line costs, in characters of prose.
+SHORT_LINE_COST = 20
+# Link text weighs against a region this many times its length.
+LINK_WEIGHT = 2.0
+# Gupta et al.'s bound: a block whose text is mostly link text is navigation (D5's value).
+MAX_LINK_DENSITY = 0.5
+# Seed 001 weighs a page part by its characters plus ten per image or embedded object.
+MEDIA_TAGS = ("img", "embed", "object", "iframe", "video")
+MEDIA_CHARS = 10
+# How many text blocks before the main node the page's title may sit (byline, date between).
+TITLE_REACH = 6
+
+Step = Callable[[Sequence[Block], list[str]], list[str]]
+
+
+def cell_weight(block: Block) -> float:
+    """A text block's weight in the map: its own words for, its link text and shortness against."""
+    media = sum(block.tags.get(tag, 0) for tag in MEDIA_TAGS) if block.tags else 0
+    if not block.text:
+        return float(MEDIA_CHARS * media)
+    weight = block.text_chars - (1 + LINK_WEIGHT) * block.link_chars + MEDIA_CHARS * media
+    # each short line costs: a list of labels ("August 2012 (4)") is no prose however long
+    weight -= SHORT_LINE_COST * sum(1 for line in block.text.split("\n") if len(line) < SHORT_LINE_CHARS)
+    return float(weight)
+
+
+def subtree_sizes(blocks: Sequence[Block]) -> list[int]:
+    """Each block's subtree size in the preorder list (itself included)."""
+    sizes = [1] * len(blocks)
+    for b in reversed(blocks):
+        if b.parent >= 0:
+            sizes[b.parent] += sizes[b.index]
+    return sizes
+
+
+def weight_map_main_node(blocks: Sequence[Block], roles: list[str]) -> list[str]:
+    """Seed 001, step 1: post blocks outside the heaviest block element are boilerplate."""
+    posted = [b.index for b in blocks if b.text and roles[b.index] == POST]
+    if not posted:
+        return roles
+    sizes = subtree_sizes(blocks)
+    totals = [cell_weight(b) if roles[b.index] != COMMENT else 0.0 for b in blocks]
+    for b in reversed(blocks):
+        if b.parent >= 0:
+            totals[b.parent] += totals[b.index]
+    main = max(range(len(blocks)), key=lambda i: (totals[i], -sizes[i]))
+    end = main + sizes[main]
+    out = list(roles)
+    for i in posted:
+        if not main <= i < end:
+            out[i] = BOILERPLATE
+    first = next((i for i in posted if main <= i < end), main)
+    title = _title_before(blocks, roles, first)
+    if title >= 0:
+        out[title] = POST  # a title written as a link to the post is one too (D10)
+    return out
+
+
+def _title_before(blocks: Sequence[Block], roles: Sequence[str], start: int) -> int:
+    """The nearest heading (post, or boilerplate as a linked title is) among the few text blocks
+    before ``start``, or -1."""
+    seen = 0
+    for i in range(start - 1, -1, -1):
+        b = blocks[i]
+        if not b.text:
+            continue
+        if b.tag in HEADINGS and roles[i] != COMMENT:
+            return i
+        seen += 1
+        if seen >= TITLE_REACH:
+            break
+    return -1
+
+
+def gupta_link_density(blocks: Sequence[Block], roles: list[str]) -> list[str]:
+    """Seed 001, step 2: post blocks that are mostly link text are navigation."""
+    return [
+        BOILERPLATE if role == POST and b.text and b.link_density > MAX_LINK_DENSITY else role
+        for b, role in zip(blocks, roles, strict=True)
+    ]
+
+
+def information_quantity_boundary(blocks: Sequence[Block], roles: list[str]) -> list[str]:
+    """Seed 003: post and comments are the page's main text, the comments after the post. Comment
+    blocks in a complementary region (``aside``: a "Recent Comments" widget) are not the page's
+    comments; post blocks after the comment region begins, outside it, are no post (the form,
+    related posts, share rows after the comments)."""
+    out = [BOILERPLATE if role == COMMENT and _inside(blocks, i, "aside") else role for i, role in enumerate(roles)]
+    commented = [b.index for b in blocks if b.text and out[b.index] == COMMENT]
+    if not commented:
+        return out
+    sizes = subtree_sizes(blocks)
+    region = _common_ancestor(blocks, commented)
+    end = region + sizes[region] if region >= 0 else len(blocks)
+    for i in range(commented[0] + 1, len(blocks)):
+        if out[i] == POST and not region <= i < end:
+            out[i] = BOILERPLATE
+    return out
+
+
+def _inside(blocks: Sequence[Block], index: int, tag: str) -> bool:
+    while index >= 0:
+        if blocks[index].tag == tag:
+            return True
+        index = blocks[index].parent
+    return False
+
+
+def _common_ancestor(blocks: Sequence[Block], indices: Sequence[int]) -> int:
+    """The deepest block holding all ``indices`` (-1: none but the document)."""
+    chains = []
+    for index in indices:
+        chain = set()
+        while index >= 0:
+            chain.add(index)
+            index = blocks[index].parent
+        chains.append(chain)
+    common = set.intersection(*chains)
+    return max(common) if common else -1
+
+
+SINGLE_PAGE_STEPS: tuple[Step, ...] = (weight_map_main_node, gupta_link_density, information_quantity_boundary)
+
+
+def single_page_steps(
+    blocks: Sequence[Block], roles: list[str], steps: Sequence[Step] = SINGLE_PAGE_STEPS
+) -> list[str]:
+    """The single-page methods in order, each taking the roles the previous one left."""
+    for step in steps:
+        roles = step(blocks, roles)
+    return roles
