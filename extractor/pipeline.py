@@ -390,7 +390,7 @@ def page_output(
     section = "\n".join(comments)
     if records is not None:
         comments = [r.text for r in records if r.text]
-        section = comment_section(page.blocks, roles, records) or "\n".join(comments)
+        section = (comment_section(page.blocks, roles, records) or "\n".join(comments)) if comments else ""
     return PageExtraction(
         page.url,
         post="\n".join(post_lines),
@@ -406,8 +406,11 @@ def page_output(
 
 def comment_section(blocks: Sequence[Block], roles: Sequence[str], records: Sequence[CommentRecord]) -> str:
     """The text of every comment block and every block inside a comment record's unit (its author,
-    date and reply lines too), each block once, in page order; post blocks never."""
-    roots = {r.xpath for r in records if r.xpath}
+    date and reply lines too), each block once, in page order; post blocks never. Records without text
+    (an author and a date alone) are no comments: a page whose records all lack text has no section."""
+    if not any(r.text for r in records):
+        return ""
+    roots = {r.xpath for r in records if r.xpath and r.text}
     # every unit sits under the roots' common ancestor: most blocks fail this test at once
     ancestor = commonpath(roots) if roots else "\0"
     lines = []
