@@ -38,6 +38,7 @@ def clean_extraction(extraction: PageExtraction) -> None:
     """Clean the post, the comments and the comment records' texts and authors in place."""
     extraction.post = clean_text(extraction.post)
     extraction.comments = [clean_text(c) for c in extraction.comments]
+    extraction.comment_section = clean_text(extraction.comment_section)
     for record in extraction.comment_records:
         record.text = clean_text(record.text)
         if record.author is not None:

@@ -44,7 +44,7 @@ def recurring_post_lines(
         [
             i
             for i, (role, ident) in enumerate(zip(page_roles, page_idents, strict=True))
-            if role == BOILERPLATE and ident == main_id and i > first and _in_region(blocks[i])
+            if ident == main_id and role == BOILERPLATE and i > first and _in_region(blocks[i])
         ]
         for blocks, page_roles, page_idents, first in zip(pages, roles, idents, firsts, strict=True)
     ]

@@ -36,6 +36,7 @@ _DURATION = re.compile(r"^\W*\d{1,2}(?::[0-5]\d){1,2}\W*$")
 _NUMBER = re.compile(r"^\W*\d[\d,.]*[kKmM]?\W*$")
 # A count of readers' votes: "297 Recommendations", "– A. Name 297 Recommendations", "12 likes".
 _VOTES = re.compile(r"\d[\d,.]*\s*(?:recommendations?|recommend|likes?|votes?|points?|upvotes?)\W*$", re.I)
+_DIGIT = re.compile(r"\d")
 # A story title with its date in parentheses: "Storm hits coast (Nov 3, 2012)".
 _DATED_TITLE = re.compile(r"\(([^()]{4,40})\)\W*$")
 # A body: a line of at least this many words.
@@ -58,8 +59,11 @@ def shapeless_line(line: str) -> bool:
 
 def shapeless(block: Block) -> bool:
     """A text block whose every line is shapeless (``shapeless_line``)."""
-    lines = block.text.split("\n")
-    return bool(block.text) and all(shapeless_line(line) for line in lines)
+    text = block.text
+    # every shapeless line holds a digit or a parenthesised date: most comment bodies fail at once
+    if not text or (_DIGIT.search(text) is None and ")" not in text):
+        return False
+    return all(shapeless_line(line) for line in text.split("\n"))
 
 
 def body(block: Block) -> bool:
