@@ -51,13 +51,13 @@ class WarcPipeline:
     def from_crawler(cls, crawler: Crawler) -> WarcPipeline:
         directory = crawler.settings.get("BLOGS_WARC_DIR")
         if not directory:
-            raise NotConfigured("BLOGS_WARC_DIR is not set: pages are not written as WARC")
+            raise NotConfigured  # no message: Scrapy would log a WARNING on every run without WARC
         try:
             Path(directory).mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             # The crawl still stores every page (`scrapy export --warc` writes them later): one line, no WARC.
             logger.error("BLOGS_WARC_DIR %s cannot be created (%s): this crawl writes no WARC", directory, exc.strerror)
-            raise NotConfigured(f"BLOGS_WARC_DIR {directory}: {exc.strerror}") from None
+            raise NotConfigured from None  # said once above
         return cls(directory, crawler.settings.getint("BLOGS_WARC_MAX_SIZE", DEFAULT_MAX_BYTES))
 
     def open_spider(self) -> None:

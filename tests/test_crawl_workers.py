@@ -145,7 +145,7 @@ def test_static_shards_split_the_sites_between_runs(farm: BlogFarm, tmp_path: Pa
     assert set().union(*fetched) == {b.name for b in blogs} and sum(map(len, fetched)) == len(blogs)
     assert all(len(share) < len(blogs) for share in fetched)
     bad = run_crawl(feeds, db, "-a", "shard=4/3", clock=farm.clock)
-    assert bad.returncode == 2 and "shard='4/3': give K/N" in bad.stderr
+    assert bad.returncode == 2 and "-a shard='4/3' is not valid: it takes K/N" in bad.stderr
 
 
 def test_a_stopped_workers_leases_lapse_and_another_takes_its_sites_over(
