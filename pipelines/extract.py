@@ -49,7 +49,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.defer import maybe_deferred_to_future
@@ -104,6 +104,26 @@ def _init_worker(parent: int) -> None:
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="watch-parent").start()
 
 
+T = TypeVar("T")
+
+
+def deferred_from_future(future: Future[T]) -> Deferred[T]:
+    """A Deferred that fires on the reactor thread with a worker's result (or its failure)."""
+    from twisted.internet import reactor
+
+    d: Deferred[T] = Deferred()
+
+    def done(f: Future[T]) -> None:
+        exc = f.exception()
+        if exc is not None:
+            reactor.callFromThread(d.errback, Failure(exc))  # type: ignore[attr-defined]
+        else:
+            reactor.callFromThread(d.callback, f.result())  # type: ignore[attr-defined]
+
+    future.add_done_callback(done)
+    return d
+
+
 class Workers:
     """A pool of extraction workers (processes or threads) whose results arrive as Deferreds."""
 
@@ -127,8 +147,6 @@ class Workers:
         return self.executor
 
     def submit(self, fn: Callable[..., jobs.JobReport], *args: Any) -> Deferred[jobs.JobReport]:
-        from twisted.internet import reactor
-
         try:
             future = self._executor().submit(fn, *args)
         except BrokenProcessPool:  # a worker died (killed, out of memory): start a new pool
@@ -136,17 +154,7 @@ class Workers:
             if broken is not None:
                 broken.shutdown(wait=False)
             future = self._executor().submit(fn, *args)
-        d: Deferred[jobs.JobReport] = Deferred()
-
-        def done(f: Future[jobs.JobReport]) -> None:
-            exc = f.exception()
-            if exc is not None:
-                reactor.callFromThread(d.errback, Failure(exc))  # type: ignore[attr-defined]
-            else:
-                reactor.callFromThread(d.callback, f.result())  # type: ignore[attr-defined]
-
-        future.add_done_callback(done)
-        return d
+        return deferred_from_future(future)
 
     def shutdown(self) -> None:
         if self.executor is not None:

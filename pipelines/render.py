@@ -24,7 +24,7 @@ import multiprocessing
 import os
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
@@ -32,12 +32,12 @@ from urllib.parse import urlsplit
 from scrapy.exceptions import NotConfigured
 from twisted.internet.defer import Deferred, DeferredList
 from twisted.internet.threads import deferToThread
-from twisted.python.failure import Failure
 
 from crawler.items import PageItem
 from extractor.commentsystems import detect_comment_system
 from pipelines.commentapi import process_api_read
 from pipelines.extract import _init_worker as init_worker
+from pipelines.extract import deferred_from_future
 from store import open_store, store_location
 from store.commentsystems import CONNECTORS, ApiRead, save_api_read
 
@@ -124,22 +124,6 @@ def _only_web(route: Any, url: str, body: bytes) -> None:
         route.abort()
 
 
-def _deferred(future: Future[T]) -> Deferred[T]:
-    from twisted.internet import reactor
-
-    d: Deferred[T] = Deferred()
-
-    def done(f: Future[T]) -> None:
-        exc = f.exception()
-        if exc is not None:
-            reactor.callFromThread(d.errback, Failure(exc))  # type: ignore[attr-defined]
-        else:
-            reactor.callFromThread(d.callback, f.result())  # type: ignore[attr-defined]
-
-    future.add_done_callback(done)
-    return d
-
-
 class RenderCommentsPipeline:
     """Render stored pages whose comments load by script (see the module docstring); items pass on at once."""
 
@@ -198,7 +182,7 @@ class RenderCommentsPipeline:
 
     def _submit(self, fn: Callable[..., T], *args: Any) -> Deferred[T]:
         assert self.pool is not None
-        return _deferred(self.pool.submit(fn, *args))
+        return deferred_from_future(self.pool.submit(fn, *args))
 
     def _track(self, d: Deferred[Any]) -> None:
         self.pending.add(d)
