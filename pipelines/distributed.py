@@ -21,8 +21,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-
-from distributed import Client, LocalCluster, as_completed
+from typing import TYPE_CHECKING
 
 from pipelines import jobs
 from pipelines.reextract import ReextractReport, prepare, reextract_site
@@ -31,6 +30,9 @@ from store.clock import to_iso
 from store.query import check_site, parse_since
 from store.reextractions import Plan, begin, finish_site, page_counts, unfinished
 from store.storefile import first_line
+
+if TYPE_CHECKING:  # Dask is imported where a cluster is used: it costs every `scrapy` command 1-3 s
+    from distributed import Client
 
 _LOCAL = re.compile(r"^local:(\d+)$")
 
@@ -80,6 +82,8 @@ def dask_client(address: str, timeout: float = CONNECT_TIMEOUT) -> Iterator[Clie
     """A client of the scheduler at `address`, or of a LocalCluster of N one-thread worker
     processes for `local:N` (started here and closed on leaving). A scheduler that does not answer
     as Dask within `timeout` seconds raises OSError in one line."""
+    from distributed import Client, LocalCluster
+
     local = _LOCAL.match(check_address(address))
     if local is None:
         client = _connect(address, timeout)
@@ -101,6 +105,8 @@ def _connect(address: str, timeout: float) -> Client:
     Client's own timeout covers the TCP connection only: a port where something else listens
     (the dashboard, a web server) accepts it and never completes Dask's handshake, so the client
     is made on a thread that is given up on (a daemon: it does not keep the process alive)."""
+    from distributed import Client
+
     made: list[Client | BaseException] = []
 
     def connect() -> None:
@@ -168,6 +174,8 @@ def reextract_on_dask(
     A resumed run takes the other sites' comment identifiers as the store has them then (the
     sites done before have their profiles learned again already).
     Raises QueryError for an unknown site or an unreadable --since, ReextractFailed when a task failed."""
+    from distributed import as_completed
+
     if site is not None:
         check_site(store.db, site)
     scope = scope_of(site, since_text)

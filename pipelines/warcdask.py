@@ -25,9 +25,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-from distributed import Client, Future, as_completed
+from typing import TYPE_CHECKING, Any
 
 from extractor.warc import ArchiveIndex
 from pipelines import jobs
@@ -44,6 +42,9 @@ from pipelines.warcimport import (
 )
 from store import StoreBackend, open_store
 from store.clock import to_iso
+
+if TYPE_CHECKING:  # Dask is imported where a cluster is used (start-up time of every command)
+    from distributed import Client, Future
 
 
 class ImportFailed(RuntimeError):
@@ -107,6 +108,8 @@ def import_on_dask(
     progress: Callable[[str], None] | None = None,
 ) -> tuple[ImportPlan, ImportReport]:
     """The import of pipelines.warcimport.import_archives, its reading and extraction on `client`'s cluster."""
+    from distributed import as_completed
+
     say = progress or (lambda _text: None)
     cfg = jobs.JobConfig(store.location, batch_size=max(2, batch_size), known_before=to_iso(time.time()))
     files, already = archive_files(store, paths)
