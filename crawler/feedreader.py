@@ -22,9 +22,9 @@ from typing import Any
 import feedparser
 
 from crawler.schedule import parse_ttl_minutes, parse_update_period
+from extractor.commentfeed import strip_internal_subset
 
 MAX_ENTRIES = 500
-_INTERNAL_SUBSET = re.compile(rb"(<!DOCTYPE\s+[^\[>]*)\[.*?\]\s*>", re.DOTALL | re.IGNORECASE)
 _HTML_START = re.compile(rb"^\s*(<!--.*?-->\s*)*<(!doctype\s+html|html[\s>]|head[\s>]|body[\s>])", re.I | re.S)
 # Earliest and latest believable entry dates; feeds carry year-0001 and year-9999 dates.
 _MIN_TS = 631152000.0  # 1990-01-01
@@ -58,15 +58,6 @@ class ParsedFeed:
     looks_html: bool = False
     entries: list[FeedEntry] = field(default_factory=list)
     truncated: int = 0  # entries beyond max_entries, ignored
-
-
-def strip_internal_subset(body: bytes) -> bytes:
-    """Drop the `[...]` internal subset of a DOCTYPE near the top of the document (entity definitions)."""
-    head = body[:65536]
-    if b"<!" not in head or b"[" not in head:
-        return body
-    stripped, count = _INTERNAL_SUBSET.subn(rb"\1>", head, count=1)
-    return stripped + body[65536:] if count else body
 
 
 def looks_like_html(body: bytes, content_type: str | None) -> bool:

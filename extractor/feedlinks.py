@@ -17,6 +17,8 @@ from urllib.parse import urlsplit
 import feedparser
 from w3lib.url import canonicalize_url
 
+from .commentfeed import strip_internal_subset
+
 
 @dataclass(slots=True)
 class FeedEntryLink:
@@ -46,7 +48,9 @@ def read_feed(body: bytes, url: str, headers: dict[str, list[str]]) -> list[Feed
     """The entries of a feed (link, guid, title, publication, comment feed); [] for what is not one."""
     flat = {k.lower(): v[0] for k, v in headers.items() if v}
     try:
-        data = feedparser.parse(io.BytesIO(body), response_headers={"content-location": url, **flat})
+        data = feedparser.parse(
+            io.BytesIO(strip_internal_subset(body)), response_headers={"content-location": url, **flat}
+        )
     except Exception:  # feedparser is robust; one odd feed must not stop an archive
         return []
     out = []

@@ -7,7 +7,8 @@ Pages are read and grouped by site as extractor.warc says; each site's oldest ca
 article joins a set, in publication order (from the archive's feeds; else URL), `batch_size` at a
 time as the crawl's batches: each set is extracted as one and teaches the site's profile, and the
 later captures (re-fetches) are extracted with the newest profile. One site's pages are in memory
-at a time. Comment feeds are not read here (the store's import, `scrapy import-warc`, uses them).
+at a time. An article's comment feed in the archive is evidence for its pages, as in the crawl and
+`scrapy import-warc`: its entries dated no later than a page's capture (extractor.commentfeed).
 """
 
 from __future__ import annotations
@@ -18,11 +19,14 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack
 from datetime import UTC, datetime
+from typing import Any
 
+from .commentfeed import feed_texts_until, parse_comment_feed
+from .feedlinks import url_key
 from .pipeline import Page, PageExtraction
 from .profile import SiteProfile, extract_and_learn
 from .warc import ArchiveIndex, CaptureReader, PageCapture, ReadTally
-from .warcsites import feed_entries, group_sites
+from .warcsites import comment_feeds_by_article, feed_entries, group_sites
 
 
 def _row(site: str, page: PageCapture, result: PageExtraction) -> dict[str, object]:
@@ -37,13 +41,39 @@ def _row(site: str, page: PageCapture, result: PageExtraction) -> dict[str, obje
     }
 
 
-def _page(reader: CaptureReader, capture: PageCapture) -> Page:
+class CommentFeeds:
+    """The comment-feed entries of each article in the archive, read when a page of it is extracted."""
+
+    def __init__(self, reader: CaptureReader, index: ArchiveIndex) -> None:
+        self.reader = reader
+        self.captures = comment_feeds_by_article(index)
+        self.entries: dict[str, list[dict[str, Any]]] = {}
+
+    def texts(self, page: PageCapture) -> list[str]:
+        """Texts of the article's comment-feed entries the page can show (none: no comment feed)."""
+        article = url_key(page.article or page.url)
+        if article not in self.entries:
+            self.entries[article] = []
+            for feed in self.captures.get(article, []):
+                read = self.reader.read(feed.ref, feed.url, feed.captured_at)
+                headers = {k: v[0] for k, v in read.headers.items() if v}
+                self.entries[article] += parse_comment_feed(read.body, read.url, headers)
+        return feed_texts_until(self.entries[article], page.captured_at)
+
+
+def _page(reader: CaptureReader, capture: PageCapture, feeds: CommentFeeds | None = None) -> Page:
     read = reader.read(capture.ref, capture.url, capture.captured_at)
-    return Page(read.url, read.body, read.headers)
+    texts = tuple(feeds.texts(capture)) if feeds is not None else ()
+    return Page(read.url, read.body, read.headers, feed_comments=texts)
 
 
 def extract_site_captures(
-    reader: CaptureReader, site: str, pages: Sequence[PageCapture], published: dict[str, float], batch_size: int
+    reader: CaptureReader,
+    site: str,
+    pages: Sequence[PageCapture],
+    published: dict[str, float],
+    batch_size: int,
+    feeds: CommentFeeds | None = None,
 ) -> Iterator[dict[str, object]]:
     """One site's rows: first captures in sets of `batch_size`, later ones with the newest profile."""
     firsts: dict[str, PageCapture] = {}
@@ -57,12 +87,12 @@ def extract_site_captures(
     profile: SiteProfile | None = None
     for start in range(0, len(ordered), batch_size):
         chunk = ordered[start : start + batch_size]
-        results, profile = extract_and_learn([_page(reader, p) for p in chunk])
+        results, profile = extract_and_learn([_page(reader, p, feeds) for p in chunk])
         for page, result in zip(chunk, results, strict=True):
             yield _row(site, page, result)
     for page in later:
         assert profile is not None  # every later capture has a first one
-        yield _row(site, page, profile.extract(_page(reader, page)))
+        yield _row(site, page, profile.extract(_page(reader, page, feeds)))
 
 
 def extract_archives(paths: Sequence[str], batch_size: int = 10, tally: ReadTally | None = None) -> Iterator[dict]:
@@ -75,8 +105,10 @@ def extract_archives(paths: Sequence[str], batch_size: int = 10, tally: ReadTall
         tally.merge(index.tally)
     published = {key: e.published for key, e in feed_entries(index).items() if e.published is not None}
     with CaptureReader() as reader:
+        feeds = CommentFeeds(reader, index)
         for site, pages in group_sites(index).items():
-            yield from extract_site_captures(reader, site, pages, published, max(2, batch_size))
+            yield from extract_site_captures(reader, site, pages, published, max(2, batch_size), feeds)
+            feeds.entries.clear()  # one site's comment feeds in memory at a time
 
 
 def cmd_warc(a: argparse.Namespace) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from .feedlinks import FeedEntryLink
+from .feedlinks import FeedEntryLink, url_key
 from .sitekeys import default_site_name, site_root_segments
 from .warc import ArchiveIndex, FeedCapture, PageCapture
 
@@ -19,6 +19,21 @@ from .warc import ArchiveIndex, FeedCapture, PageCapture
 def comment_feed_keys(index: ArchiveIndex) -> dict[str, str]:
     """url_key of each comment feed an entry announces (wfw:commentRss) -> the article's url_key."""
     return {e.comment_rss: e.link for f in index.feeds for e in f.entries if e.comment_rss}
+
+
+def comment_feeds_by_article(index: ArchiveIndex) -> dict[str, list[FeedCapture]]:
+    """url_key of an article -> the captures of its comment feed (an entry announced it, or the
+    export's note says so), oldest first."""
+    announced = comment_feed_keys(index)
+    found: dict[str, list[FeedCapture]] = {}
+    for feed in index.feeds:
+        note = index.notes.get(feed.record_id, {})
+        article = announced.get(feed.key) or (note.get("article") if note.get("kind") == "comment-feed" else None)
+        if article:
+            found.setdefault(url_key(article), []).append(feed)
+    for captures in found.values():
+        captures.sort(key=lambda f: f.captured_at)
+    return found
 
 
 def site_feeds(index: ArchiveIndex) -> list[FeedCapture]:

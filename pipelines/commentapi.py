@@ -14,9 +14,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from extractor.commentfeed import html_text
 from extractor.records import CommentRecord
 from extractor.rendered import rendered_comments
-from pipelines.commentfeeds import _html_text
 from store import StoreBackend
 from store.clock import to_iso
 from store.comments import comment_dicts, refresh_article
@@ -59,7 +59,7 @@ def isso_comments(responses: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         if comment.get("mode") != ISSO_DELETED:
             created = comment.get("created")
             date = to_iso(float(created)) if created is not None else None
-            text = _html_text(str(comment.get("text") or ""))
+            text = html_text(str(comment.get("text") or ""))
             author = comment.get("author") or None
             records.append(CommentRecord(text, author, date, str(created), parent_position, position, "", "second"))
         own = position if comment.get("mode") != ISSO_DELETED else parent_position

@@ -5,6 +5,7 @@ posts and comments (the round trip); on a real Dask LocalCluster the import give
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 import subprocess
@@ -18,6 +19,9 @@ from crawl_helpers import PROJECT, _env, run_crawl, write_feeds
 from warcio.archiveiterator import ArchiveIterator
 
 from extractor.sitekeys import default_site_name
+from extractor.warc import ArchiveIndex, CaptureReader
+from extractor.warccli import CommentFeeds
+from extractor.warcsites import group_sites
 from farm import BlogFarm
 from pipelines import jobs
 from pipelines.warcimport import import_archives, plan_import, store_file
@@ -239,3 +243,40 @@ def test_an_import_stopped_after_storing_is_extracted_when_run_again(farm: BlogF
     jobs.close_stores()
     assert (plan.already, report.pages, report.sites, report.extracted) == ([str(archive)], 0, 1, len(urls))
     assert len(rows(Path(location), "SELECT url FROM posts")) == len(urls)
+
+
+@pytest.mark.slow
+def test_the_library_reads_comment_feeds_as_the_import_does(farm: BlogFarm, tmp_path: Path) -> None:
+    """Every article has comments, so no page is comment-free: the comment feeds in the archive are
+    the evidence that separates them, in `python -m extractor warc` as in `scrapy import-warc`."""
+    archive = tmp_path / "blog.warc.gz"
+    _feed, urls = wget_warc(farm, archive)
+    db = tmp_path / "blogs.db"
+    scrapy(db, "import-warc", str(archive))
+    stored: dict[str, int] = dict.fromkeys(urls, 0)
+    for (url,) in rows(db, "SELECT article FROM comments"):
+        stored[url] += 1
+    done = subprocess.run(
+        [sys.executable, "-m", "extractor", "warc", str(archive)],
+        cwd=PROJECT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=_env(),
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    extracted = {r["url"]: len(r["comments"]) for r in map(json.loads, done.stdout.splitlines())}
+    assert sum(stored.values()) > len(urls) and all(stored.values())  # every article commented
+    assert extracted == stored
+    # The evidence itself: each page carries its article's comment-feed texts, as the import stored them.
+    index = ArchiveIndex()
+    index.add_file(archive)
+    with CaptureReader() as reader:
+        feeds = CommentFeeds(reader, index)
+        pages = [p for site_pages in group_sites(index).values() for p in site_pages]
+        carried = {p.url: sorted(feeds.texts(p)) for p in pages}
+    imported: dict[str, list[str]] = {url: [] for url in urls}
+    for url, text in rows(db, "SELECT article, text FROM feed_comments"):
+        imported[url].append(text)
+    assert {u: sorted(t) for u, t in imported.items()} == carried
+    assert all(carried.values())
