@@ -16,6 +16,7 @@ from scrapy.spidermiddlewares.httperror import HttpError
 
 from crawler.addresses import AddressRefused
 from crawler.feedreader import FeedEntry, ParsedFeed
+from crawler.robots import HostUnreachable
 from store.clock import to_iso
 from store.urls import is_fetchable, normalize_url, url_scheme
 
@@ -139,6 +140,8 @@ def classify_failure(failure: Failure) -> FailureInfo:
     name = type(exc).__name__
     if isinstance(exc, AddressRefused):
         return FailureInfo(None, str(exc), "address_refused")
+    if isinstance(exc, HostUnreachable):
+        return FailureInfo(None, str(exc), "unreachable")
     if isinstance(exc, HttpError):
         response = exc.response
         status = response.status

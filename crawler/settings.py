@@ -40,6 +40,8 @@ BLOGS_CRAWL_DELAY_MAX = 60
 # -- politeness and safety ---------------------------------------------------------------------
 ROBOTSTXT_OBEY = True
 ROBOTSTXT_USER_AGENT = "blog-harvester"
+# Seconds a host has to answer for its robots.txt; one that does not is taken as down for the run.
+BLOGS_ROBOTS_TIMEOUT = 10
 # USER_AGENT is built from BLOGS_CONTACT by crawler.middlewares.BlogsAddon (set it to override).
 ADDONS = {"crawler.middlewares.BlogsAddon": 0}
 CONCURRENT_REQUESTS = 16
@@ -70,7 +72,12 @@ COOKIES_ENABLED = False
 METAREFRESH_ENABLED = False
 REDIRECT_MAX_TIMES = 10
 
-DOWNLOADER_MIDDLEWARES = {"crawler.middlewares.CrawlDelayMiddleware": 110}
+DOWNLOADER_MIDDLEWARES = {
+    "crawler.middlewares.CrawlDelayMiddleware": 110,
+    # robots.txt as Scrapy obeys it, and a host that does not answer for it fails fast (crawler.robots).
+    "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
+    "crawler.robots.HostAwareRobotsTxtMiddleware": 100,
+}
 # A full disk (or any store fault) raised in a spider callback or an item pipeline stops the
 # crawl in one line (crawler.outcome); Scrapy's traceback of it goes to DEBUG.
 LOG_FORMATTER = "crawler.outcome.StoreFaultLogFormatter"

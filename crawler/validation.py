@@ -159,6 +159,7 @@ SETTINGS: tuple[Check, ...] = (
     Check("BLOGS_COMMENT_API_PAGE_SIZE", whole(1, 1000), "a whole number from 1 to 1000"),
     Check("BLOGS_RENDER_COMMENTS", number(0), "pages per minute, a number of at least 0 (0: no rendering)"),
     Check("BLOGS_RENDER_TIMEOUT", number(above=0), "a number of seconds above 0"),
+    Check("BLOGS_ROBOTS_TIMEOUT", number(above=0), "a number of seconds above 0"),
     Check("BATCH_SIZE", whole(1), "a whole number of at least 1"),
     Check("EXTRACT_ENABLED", boolean, "True or False (also 1/0, yes/no, on/off)"),
     Check("EXTRACT_MODE", one_of("process", "thread"), "process or thread"),
