@@ -24,6 +24,7 @@ test: $(STAMP)
 	bash scripts/ensure_chromium.sh
 	bash scripts/ensure_postgres.sh
 	bash scripts/ensure_wget.sh
+	bash scripts/ensure_pywb.sh
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
