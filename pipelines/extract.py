@@ -283,7 +283,14 @@ class ExtractPipeline:
             return
         rows = self.store.unsettled_snapshots(self.run_snapshots_after)
         if not self.sweep_every_site:
-            rows = [(site, snapshot) for site, snapshot in rows if site in self.run_sites]
+            # This run's sites, and those a killed worker stored and never extracted (issue 35: the
+            # articles without a post after a kill): no one else would, nothing of them being due.
+            orphaned = self.store.orphaned_sites() - self.run_sites
+            for site in sorted(orphaned):  # full batches it left (the others wait for these)
+                for batch in self.store.full_batches(site):
+                    self._submit_batch(batch, site)
+            mine = self.run_sites | orphaned
+            rows = [(site, snapshot) for site, snapshot in rows if site in mine]
         by_site: dict[str, list[int]] = {}
         for site, snapshot in rows:
             by_site.setdefault(site, []).append(int(snapshot))

@@ -56,6 +56,10 @@ class StoreBackend(Protocol):
         """Give up `owner`'s leases (all, or those of `sites`)."""
         ...
 
+    def orphaned_sites(self) -> set[str]:
+        """Sites with a stored page never extracted whose lease no live worker holds."""
+        ...
+
     # -- crawl state: feeds and articles (store.crawlstate) --
     def sync_feeds(self, sources: Iterable[tuple[str, str]], now: float) -> None:
         """Register (url, site name) pairs from the feeds file; existing feeds keep their state."""

@@ -100,6 +100,18 @@ class LeaseBook(StoreBase):
         me = (socket.gethostname(), os.getpid())  # this process is alive, whatever it holds
         return [r[0] for r in owners if owner_process(r[0]) not in live | {me}]
 
+    def orphaned_sites(self) -> set[str]:
+        """Sites with a stored page never extracted that no live worker holds: their worker was killed
+        after storing them and before extracting them, and a site with nothing due is claimed by no one."""
+        dead = self.dead_lease_owners("")
+        rows = self.db.execute(
+            "SELECT DISTINCT s.site FROM snapshots s LEFT JOIN site_leases l ON l.site = s.site"
+            " WHERE NOT EXISTS (SELECT 1 FROM extractions e WHERE e.snapshot = s.id)"
+            f" AND (l.owner IS NULL OR l.owner IN ({self._marks(dead or [FREE])}))",
+            dead or [FREE],
+        ).fetchall()
+        return {r[0] for r in rows}
+
     def renew_leases(self, owner: str, *, now: float, lease: float) -> list[str]:
         """Extend every lease `owner` still holds; returns those sites (a lease taken over is gone)."""
         with self.db.transaction(lock=False) as db:
