@@ -242,9 +242,14 @@ class ExtractPipeline:
         except Exception as exc:  # a full disk: the crawl stops at its own first write (crawler.outcome)
             if store_fault(exc) is None:
                 raise
-        for batch in self.store.full_batches():
-            self._submit_batch(batch)
-        for site in sorted(self.profiled):
+        # Another live worker's full batches are its own to extract (waiting for its writes would
+        # stall this one: a paused worker holds its sites' locks).
+        full = {batch: (self.store.batch(batch) or {}).get("site", "") for batch in self.store.full_batches()}
+        free = self.store.unheld_sites(sorted(set(full.values())))
+        for batch, site in full.items():
+            if site in free:
+                self._submit_batch(batch, site)
+        for site in sorted(self.store.unheld_sites(sorted(self.profiled))):
             self._submit(jobs.run_pending, site)
 
     async def close_spider(self) -> None:

@@ -101,8 +101,10 @@ class LeaseBook(StoreBase):
         return [r[0] for r in owners if owner_process(r[0]) not in live | {me}]
 
     def orphaned_sites(self) -> set[str]:
-        """Sites with a stored page never extracted that no live worker holds: their worker was killed
-        after storing them and before extracting them, and a site with nothing due is claimed by no one."""
+        """Sites with a stored page never extracted that no live worker holds or writes now: their
+        worker was killed after storing them and before extracting them, and a site with nothing
+        due is claimed by no one. (A live worker that gave a site back and has its extraction
+        queued may be counted too: extracting it twice gives the same rows.)"""
         dead = self.dead_lease_owners("")
         rows = self.db.execute(
             "SELECT DISTINCT s.site FROM snapshots s LEFT JOIN site_leases l ON l.site = s.site"
@@ -110,7 +112,24 @@ class LeaseBook(StoreBase):
             f" AND (l.owner IS NULL OR l.owner IN ({self._marks(dead or [FREE])}))",
             dead or [FREE],
         ).fetchall()
-        return {r[0] for r in rows}
+        return self.unheld_sites([r[0] for r in rows])
+
+    def unheld_sites(self, sites: Sequence[str]) -> set[str]:
+        """Those of `sites` that no live worker holds a lease on and no session is writing now
+        (its site lock is free): what a worker may recover without waiting for another's writes."""
+        if not sites:
+            return set()
+        dead = self.dead_lease_owners("") or [FREE]
+        held = {
+            r[0]
+            for r in self.db.execute(
+                f"SELECT site FROM site_leases WHERE site IN ({self._marks(sites)}) AND owner IS NOT NULL"
+                f" AND owner NOT IN ({self._marks(dead)})",
+                [*sites, *dead],
+            ).fetchall()
+        }
+        with self.db.transaction() as db:
+            return set(db.lock_sites([s for s in sites if s not in held], wait=False))
 
     def renew_leases(self, owner: str, *, now: float, lease: float) -> list[str]:
         """Extend every lease `owner` still holds; returns those sites (a lease taken over is gone)."""
