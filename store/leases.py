@@ -101,18 +101,19 @@ class LeaseBook(StoreBase):
         return [r[0] for r in owners if owner_process(r[0]) not in live | {me}]
 
     def orphaned_sites(self) -> set[str]:
-        """Sites with a stored page never extracted that no live worker holds or writes now: their
-        worker was killed after storing them and before extracting them, and a site with nothing
-        due is claimed by no one. (A live worker that gave a site back and has its extraction
-        queued may be counted too: extracting it twice gives the same rows.)"""
-        dead = self.dead_lease_owners("")
+        """Sites with a stored page never extracted whose worker is gone: killed after storing them and
+        before extracting them (holding the site, or having given it back with its extraction still
+        queued). A site with nothing due is claimed by no one, so no one else would extract them."""
+        live = self.live_crawlers()
+        if live is None:
+            return set()
+        alive = live | {(socket.gethostname(), os.getpid())}
         rows = self.db.execute(
-            "SELECT DISTINCT s.site FROM snapshots s LEFT JOIN site_leases l ON l.site = s.site"
-            " WHERE NOT EXISTS (SELECT 1 FROM extractions e WHERE e.snapshot = s.id)"
-            f" AND (l.owner IS NULL OR l.owner IN ({self._marks(dead or [FREE])}))",
-            dead or [FREE],
+            "SELECT DISTINCT s.site, l.owner, l.released_by FROM snapshots s LEFT JOIN site_leases l"
+            " ON l.site = s.site WHERE NOT EXISTS (SELECT 1 FROM extractions e WHERE e.snapshot = s.id)"
         ).fetchall()
-        return self.unheld_sites([r[0] for r in rows])
+        gone = [site for site, owner, released_by in rows if owner_process(owner or released_by or "") not in alive]
+        return self.unheld_sites(sorted(set(gone)))
 
     def unheld_sites(self, sites: Sequence[str]) -> set[str]:
         """Those of `sites` that no live worker holds a lease on and no session is writing now
@@ -148,5 +149,8 @@ class LeaseBook(StoreBase):
             where += f" AND site IN ({self._marks(sites)})"
             params += list(sites)
         with self.db.transaction(lock=False) as db:
-            cur = db.execute(f"UPDATE site_leases SET owner = NULL, expires_at = ? WHERE {where}", [FREE, *params])
+            cur = db.execute(
+                f"UPDATE site_leases SET released_by = owner, owner = NULL, expires_at = ? WHERE {where}",
+                [FREE, *params],
+            )
         return int(cur.rowcount)
