@@ -21,8 +21,9 @@ every run pays: the ratio cannot pass about 3 whatever the crawler does. The mor
 closer the ratio comes to what the workers sustain (a real farm has thousands).
 `--kill` adds a run with the largest worker count where one worker is killed (SIGKILL) when a
 third of the pages are stored: the others take its sites over and must finish with the same
-checks. `--check` exits 1 when 4 workers reach less than 3 x one worker's pages/s or any check
-fails; the last line states every figure.
+checks. `--check` exits 1 when 4 workers reach less than 3 x one worker's pages/s (on a machine
+that was CPU-bound during that run: a per-core efficiency under 0.75) or any check fails; the last
+line states every figure, with the machine's busy share per run.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from farm.log import normalize_path  # noqa: E402
 from farm.postgres import PostgresServer  # noqa: E402
 
 TARGET_4 = 3.0  # 4 workers / 1 worker, pages/s
+TARGET_EFFICIENCY = 0.75  # per-core efficiency of 4 workers, the target instead when that run was CPU-bound
 CPU_BOUND_SHARE = 0.9  # of the machine's cores busy: the run was CPU-bound
 SETTINGS = {
     "BLOGS_CONTACT": "mailto:bench@example.invalid",
@@ -343,14 +345,22 @@ def run_bench(
     by_count = {r.workers: r.rate for r in runs if "killed" not in r.label}
     four = by_count.get(4, 0.0) / base if base else 0.0
     failed = [r.label for r in runs if not r.ok]
-    met = (4 not in by_count or four >= TARGET_4) and not failed
+    # A CPU-bound machine cannot give 4 workers 4 workers' cores: then the cores it had must be
+    # used as well as one worker used its own.
+    four_run = next((r for r in runs if r.workers == 4 and "killed" not in r.label), None)
+    bound = four_run is not None and four_run.cpu_bound
+    efficiency = _efficiency(four_run, runs[0]) if four_run is not None else 0.0
+    scaled = four >= TARGET_4 or (bound and efficiency >= TARGET_EFFICIENCY)
+    met = (4 not in by_count or scaled) and not failed
     figures = ", ".join(
         f"{r.label} {r.rate:.1f} pages/s ({r.cpu / r.seconds if r.seconds else 0:.2f} cores)" for r in runs
     )
     plain = [r for r in runs if "killed" not in r.label]
     refetched = sum(r.fetched_twice for r in runs if "killed" in r.label)
     summary = (
-        f"crawl workers: {blogs_count * articles} pages, {figures}; 4/1 = {four:.2f} (target >= {TARGET_4});"
+        f"crawl workers: {blogs_count * articles} pages, {figures}; 4/1 = {four:.2f} (target >= {TARGET_4}"
+        + (f"; CPU-bound: per-core efficiency {efficiency:.2f}, target >= {TARGET_EFFICIENCY}" if bound else "")
+        + ");"
         f" pages lost {sum(r.lost for r in runs)}, stored twice {sum(r.stored_twice for r in runs)},"
         f" not done {sum(r.not_terminal for r in runs)}, fetched twice {sum(r.fetched_twice for r in plain)}"
         + (
