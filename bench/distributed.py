@@ -13,6 +13,13 @@ and 4 `scrapy crawl blogs` workers started together, then 4 again with one kille
 a third of the pages are stored. Each run: pages/s, CPU use, and 0 pages lost, 0 stored twice,
 every article in a terminal state, no page fetched twice (except, after the kill, the pages the
 dead worker had in flight). Target: 4 workers >= 3 x one worker's pages/s.
+Where the time goes, per run: CPU seconds of the workers (their extraction processes included),
+of PostgreSQL (the server's processes) and of the farm (this process's threads), the machine's
+busy share and whether the run was CPU-bound (>= 90 % of its cores busy: more workers cannot
+help, and the ratio says the machine's limit, not the crawler's), per-core efficiency (pages per
+busy core-second against one worker's), samples of the store's sessions' wait events
+(pg_stat_activity: `Lock:advisory`, `Lock:transactionid` are waits on other writers), and the
+articles without exactly one post by URL.
 
 **Re-extraction on Dask**: one store (SQLite, in a temporary folder) of generated blogs
 (farm.generated, rendered without a server): each article stored as a first fetch an hour after

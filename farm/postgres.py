@@ -21,6 +21,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import psycopg
 
@@ -74,19 +75,39 @@ class PostgresServer:
     def start(self) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="blogs-pg-"))
         data = self.folder / "data"
-        as_root = os.geteuid() == 0
-        user = pwd.getpwnam("postgres") if as_root else None
+        user = self._user()
         if user:
             os.chown(self.folder, user.pw_uid, user.pw_gid)
-        run_as = {"user": user.pw_uid, "group": user.pw_gid, "extra_groups": []} if user else {}
         initdb = [str(self.bin / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust"]
         subprocess.run(
             [*initdb, "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"],
             check=True,
             capture_output=True,
-            **run_as,  # type: ignore[call-overload]
+            **self._run_as(),  # type: ignore[call-overload]
         )
         self.port = _free_port()
+        self._launch()
+
+    @staticmethod
+    def _user() -> pwd.struct_passwd | None:
+        return pwd.getpwnam("postgres") if os.geteuid() == 0 else None
+
+    def _run_as(self) -> dict[str, Any]:
+        user = self._user()
+        return {"user": user.pw_uid, "group": user.pw_gid, "extra_groups": []} if user else {}
+
+    def restart(self) -> None:
+        """Stop the server (fast shutdown: every session is ended) and start it again on the same data
+        and port, as an administrator's `pg_ctl restart -m fast` does."""
+        assert self.process is not None and self.folder is not None
+        os.kill(self.process.pid, signal.SIGINT)
+        self.process.wait(timeout=60)
+        self._launch()
+
+    def _launch(self) -> None:
+        assert self.folder is not None
+        data = self.folder / "data"
+        run_as = self._run_as()
         settings = {
             "listen_addresses": "127.0.0.1",
             "port": str(self.port),
@@ -99,7 +120,7 @@ class PostgresServer:
         args = [str(self.bin / "postgres"), "-D", str(data)]
         for key, value in settings.items():
             args += ["-c", f"{key}={value}"]
-        log = open(self.folder / "server.log", "wb")  # noqa: SIM115 -- kept open while the server runs
+        log = open(self.folder / "server.log", "ab")  # noqa: SIM115 -- kept open while the server runs
         self.process = subprocess.Popen(args, stdout=log, stderr=log, **run_as)  # type: ignore[call-overload]
         log.close()
         self._wait_ready()

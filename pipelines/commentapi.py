@@ -88,6 +88,7 @@ def process_api_read(db: Database, read_id: int, now: float) -> int | None:
     row = api_read_responses(db, read_id)
     if row is None:
         return None
+    db.lock_sites([row["site"]])  # the article's comments are re-derived: one writer of its site at a time
     parse = PARSERS.get(row["system"])
     comments = parse(row["responses"]) if parse is not None else []
     mark_api_read_processed(db, read_id, comments, now)

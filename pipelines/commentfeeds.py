@@ -22,6 +22,10 @@ def process_comment_feed(db: Database, fetch_id: int, now: float) -> tuple[str, 
     row = comment_feed_fetch(db, fetch_id)
     if row is None:
         return None
+    db.lock_sites([row["site"]])  # a batch job and the feed's own job may both get here
+    row = comment_feed_fetch(db, fetch_id)  # again, under the lock: the other may have done it
+    if row is None:
+        return None
     entries = parse_comment_feed(row["body"], row["url"], row["headers"])
     fetched = row["fetched_at"] or now
     store_feed_comments(db, article=row["article"], site=row["site"], entries=entries, fetched_at=fetched)

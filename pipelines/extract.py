@@ -242,9 +242,14 @@ class ExtractPipeline:
         except Exception as exc:  # a full disk: the crawl stops at its own first write (crawler.outcome)
             if store_fault(exc) is None:
                 raise
-        for batch in self.store.full_batches():
-            self._submit_batch(batch)
-        for site in sorted(self.profiled):
+        # Another live worker's full batches are its own to extract (waiting for its writes would
+        # stall this one: a paused worker holds its sites' locks).
+        full = {batch: (self.store.batch(batch) or {}).get("site", "") for batch in self.store.full_batches()}
+        free = self.store.unheld_sites(sorted(set(full.values())))
+        for batch, site in full.items():
+            if site in free:
+                self._submit_batch(batch, site)
+        for site in sorted(self.store.unheld_sites(sorted(self.profiled))):
             self._submit(jobs.run_pending, site)
 
     async def close_spider(self) -> None:
@@ -283,7 +288,14 @@ class ExtractPipeline:
             return
         rows = self.store.unsettled_snapshots(self.run_snapshots_after)
         if not self.sweep_every_site:
-            rows = [(site, snapshot) for site, snapshot in rows if site in self.run_sites]
+            # This run's sites, and those a killed worker stored and never extracted (issue 35: the
+            # articles without a post after a kill): no one else would, nothing of them being due.
+            orphaned = self.store.orphaned_sites() - self.run_sites
+            for site in sorted(orphaned):  # full batches it left (the others wait for these)
+                for batch in self.store.full_batches(site):
+                    self._submit_batch(batch, site)
+            mine = self.run_sites | orphaned
+            rows = [(site, snapshot) for site, snapshot in rows if site in mine]
         by_site: dict[str, list[int]] = {}
         for site, snapshot in rows:
             by_site.setdefault(site, []).append(int(snapshot))

@@ -222,7 +222,8 @@ def run_batch(cfg: JobConfig, batch_id: int) -> JobReport:
     results, learned = extract_and_learn(pages, known_comment_ids=known)
     profile = inherit_layout(learned, previous[1] if previous else None)
     fill_records(pages, results, profile)
-    with store.transaction():
+    with store.transaction() as db:
+        db.lock_sites([report.site])  # the check below and the writes are one step for the site
         if (store.batch(batch_id) or {}).get("state") != "full":
             return report  # another worker finished it meanwhile
         version = save_profile(
@@ -278,7 +279,8 @@ def run_provisional(cfg: JobConfig, site: str) -> JobReport:
         chunk = store.load_snapshots(later[start : start + 20])
         for snap, page in zip(chunk, pages_of(store, chunk), strict=True):
             rows.append(extraction_row(snap, _noted(profile.extract(page), note), "provisional", None, 0))
-    with store.transaction():
+    with store.transaction() as db:
+        db.lock_sites([site])
         if _latest_profile(cfg, store, site) is None:
             write_extractions(store, rows)
             report.pages = len(rows)
@@ -326,7 +328,8 @@ def run_pages(cfg: JobConfig, site: str, snapshot_ids: Sequence[int]) -> JobRepo
             rows.append(extraction_row(snap, ext, "profile", None, version))
             report.errors += ext.error is not None
         if rows:
-            with store.transaction():
+            with store.transaction() as db:
+                db.lock_sites([site])
                 write_extractions(store, rows)
         report.pages += len(rows)
     if version > first_version:
@@ -339,7 +342,8 @@ def run_pages(cfg: JobConfig, site: str, snapshot_ids: Sequence[int]) -> JobRepo
                 extraction_row(s, profile.extract(page), "profile", None, version)
                 for s, page in zip(snaps, pages, strict=True)
             ]
-            with store.transaction():
+            with store.transaction() as db:
+                db.lock_sites([site])
                 write_extractions(store, rows)
             report.pages += len(rows)
     report.profile_version = version
@@ -369,7 +373,8 @@ def _relearn(
             ("info", f"Site {snap['site']}: {snap['url']} matches {match:.2f} of its profile; re-learning did not help")
         )
         return None
-    with store.transaction():
+    with store.transaction() as db:
+        db.lock_sites([snap["site"]])  # the next version number is read, then written
         version = save_profile(store, snap["site"], new, source="drift", batch=None, snapshots=ids)
     report.messages.append(
         (

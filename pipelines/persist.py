@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import psycopg
 from scrapy.exceptions import DropItem
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.threads import deferToThreadPool
@@ -38,6 +39,7 @@ from pipelines.commentapi import process_api_read, process_left_reads
 from store import StoreBackend, open_store, store_location
 from store.commentfeeds import save_comment_feed
 from store.commentsystems import save_api_read
+from store.pgsql import retry_lost_connection
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -45,8 +47,15 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
-# What a write can raise that is the store's, not a bug: reported per item or as a store fault.
-STORE_ERRORS = (sqlite3.Error, OSError)
+# What a write can raise that is the store's, not a bug: reported per item or as a store fault
+# (PostgreSQL's only once the store's own reconnecting gave up).
+STORE_ERRORS = (sqlite3.Error, psycopg.Error, OSError)
+
+
+def _in_transaction(store: StoreBackend, fn: Callable[..., T], *args: Any) -> T:
+    """fn(db, *args) in one transaction: the unit run again when a PostgreSQL connection was lost."""
+    with store.transaction() as db:
+        return fn(db, *args)
 
 
 def _stop(pool: ThreadPool) -> None:
@@ -147,7 +156,7 @@ class PersistPagePipeline:
         self._inc(counter)
         if self.crawler is not None and report_store_fault(self.crawler, exc, f"storing {item.url}"):
             return DropItem(f"{what} not stored: {exc}", log_level="DEBUG")
-        if not isinstance(exc, sqlite3.Error):
+        if not isinstance(exc, sqlite3.Error | psycopg.Error):
             raise exc
         logger.error("Could not store %s %s (%s): %s", what, item.url, item.article_url, exc)
         return DropItem(f"{what} not stored: {exc}")
@@ -176,15 +185,12 @@ class PersistPagePipeline:
         store = self._writer_store()
         if isinstance(item, CommentApiItem):
             # Committed raw first; parsing it is cheap (JSON), so it follows at once, off the reactor.
-            with store.transaction() as db:
-                read_id = save_api_read(db, item.read)
-            with store.transaction() as db:
-                process_api_read(db, read_id, time.time())
+            read_id = retry_lost_connection(lambda: _in_transaction(store, save_api_read, item.read))
+            retry_lost_connection(lambda: _in_transaction(store, process_api_read, read_id, time.time()))
             return read_id
         if isinstance(item, CommentFeedItem):
             # A comment feed is committed raw, as a page is, before a job parses it (pipelines.commentfeeds).
-            with store.transaction() as db:
-                return save_comment_feed(db, item)
+            return retry_lost_connection(lambda: _in_transaction(store, save_comment_feed, item))
         return store.save_page(
             article=item.article_url,
             site=item.site,

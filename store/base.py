@@ -56,6 +56,14 @@ class StoreBackend(Protocol):
         """Give up `owner`'s leases (all, or those of `sites`)."""
         ...
 
+    def orphaned_sites(self) -> set[str]:
+        """Sites with a stored page never extracted whose lease no live worker holds."""
+        ...
+
+    def unheld_sites(self, sites: Sequence[str]) -> set[str]:
+        """Those of `sites` no live worker holds a lease on and no session is writing now."""
+        ...
+
     # -- crawl state: feeds and articles (store.crawlstate) --
     def sync_feeds(self, sources: Iterable[tuple[str, str]], now: float) -> None:
         """Register (url, site name) pairs from the feeds file; existing feeds keep their state."""

@@ -39,6 +39,7 @@ class BatchState(StoreBase):
         of a stable key (publication time, then URL), never in order of arrival (see `_settle`).
         """
         with self.transaction() as db:
+            db.lock_sites([site])  # the site's open batch is read, then written
             if db.execute("SELECT 1 FROM batch_members WHERE article = ?", [article]).fetchone():
                 return []
             self._add(site, snapshot, article, size, to_iso(now))
@@ -46,7 +47,8 @@ class BatchState(StoreBase):
 
     def settle_batches(self, site: str, size: int, now: float, *, wait_for_feeds: bool) -> list[int]:
         """Close the site's batches that are full now (see `_settle`); returns their ids."""
-        with self.transaction():
+        with self.transaction() as db:
+            db.lock_sites([site])
             return self._settle(site, size, to_iso(now), wait_for_feeds=wait_for_feeds)
 
     def _open_batch(self, site: str, size: int, stamp: str) -> int:
@@ -151,13 +153,20 @@ class BatchState(StoreBase):
                 "SELECT s.id, s.article, s.site FROM snapshots s WHERE s.kind = 'first' AND NOT EXISTS"
                 " (SELECT 1 FROM batch_members m WHERE m.article = s.article) ORDER BY s.id"
             ).fetchall()
+            open_sites = [r[0] for r in db.execute("SELECT DISTINCT site FROM batches WHERE state = 'open'")]
+            # A site another worker is writing now is that worker's to batch: not waited for.
+            held = set(db.lock_sites([*open_sites, *(r[2] for r in loose)], wait=False))
             for snapshot, article, site in loose:
-                if not db.execute("SELECT 1 FROM batch_members WHERE article = ?", [article]).fetchone():
+                if (
+                    site in held
+                    and not db.execute("SELECT 1 FROM batch_members WHERE article = ?", [article]).fetchone()
+                ):
                     self._add(site, snapshot, article, size, stamp)
             for (site,) in db.execute(
                 "SELECT DISTINCT site FROM batches WHERE state = 'open' ORDER BY site"
             ).fetchall():
-                filled += self._settle(site, size, stamp)
+                if site in held:
+                    filled += self._settle(site, size, stamp)
         return filled
 
     def full_batches(self, site: str | None = None) -> list[int]:

@@ -56,11 +56,13 @@ class CrawlState(StoreBase):
                     "INSERT INTO sites (name, home_url, added_at) VALUES (?, NULL, ?) ON CONFLICT(name) DO NOTHING",
                     [name, to_iso(now)],
                 )
+                # Insert, then update only a changed name: workers started together sync the same
+                # feeds file, and an upsert would lock every row of it (rows unchanged stay unlocked).
                 db.execute(
-                    "INSERT INTO feeds (url, site, added_at) VALUES (?, ?, ?)"
-                    " ON CONFLICT(url) DO UPDATE SET site = excluded.site",
+                    "INSERT INTO feeds (url, site, added_at) VALUES (?, ?, ?) ON CONFLICT(url) DO NOTHING",
                     [url, name, to_iso(now)],
                 )
+                db.execute("UPDATE feeds SET site = ? WHERE url = ? AND site IS NOT ?", [name, url, name])
 
     def feed(self, url: str) -> dict[str, Any] | None:
         return self._one("SELECT * FROM feeds WHERE url = ?", [url])

@@ -100,6 +100,38 @@ class LeaseBook(StoreBase):
         me = (socket.gethostname(), os.getpid())  # this process is alive, whatever it holds
         return [r[0] for r in owners if owner_process(r[0]) not in live | {me}]
 
+    def orphaned_sites(self) -> set[str]:
+        """Sites with a stored page never extracted whose worker is gone: killed after storing them and
+        before extracting them (holding the site, or having given it back with its extraction still
+        queued). A site with nothing due is claimed by no one, so no one else would extract them."""
+        live = self.live_crawlers()
+        if live is None:
+            return set()
+        alive = live | {(socket.gethostname(), os.getpid())}
+        rows = self.db.execute(
+            "SELECT DISTINCT s.site, l.owner, l.released_by FROM snapshots s LEFT JOIN site_leases l"
+            " ON l.site = s.site WHERE NOT EXISTS (SELECT 1 FROM extractions e WHERE e.snapshot = s.id)"
+        ).fetchall()
+        gone = [site for site, owner, released_by in rows if owner_process(owner or released_by or "") not in alive]
+        return self.unheld_sites(sorted(set(gone)))
+
+    def unheld_sites(self, sites: Sequence[str]) -> set[str]:
+        """Those of `sites` that no live worker holds a lease on and no session is writing now
+        (its site lock is free): what a worker may recover without waiting for another's writes."""
+        if not sites:
+            return set()
+        dead = self.dead_lease_owners("") or [FREE]
+        held = {
+            r[0]
+            for r in self.db.execute(
+                f"SELECT site FROM site_leases WHERE site IN ({self._marks(sites)}) AND owner IS NOT NULL"
+                f" AND owner NOT IN ({self._marks(dead)})",
+                [*sites, *dead],
+            ).fetchall()
+        }
+        with self.db.transaction() as db:
+            return set(db.lock_sites([s for s in sites if s not in held], wait=False))
+
     def renew_leases(self, owner: str, *, now: float, lease: float) -> list[str]:
         """Extend every lease `owner` still holds; returns those sites (a lease taken over is gone)."""
         with self.db.transaction(lock=False) as db:
@@ -117,5 +149,8 @@ class LeaseBook(StoreBase):
             where += f" AND site IN ({self._marks(sites)})"
             params += list(sites)
         with self.db.transaction(lock=False) as db:
-            cur = db.execute(f"UPDATE site_leases SET owner = NULL, expires_at = ? WHERE {where}", [FREE, *params])
+            cur = db.execute(
+                f"UPDATE site_leases SET released_by = owner, owner = NULL, expires_at = ? WHERE {where}",
+                [FREE, *params],
+            )
         return int(cur.rowcount)

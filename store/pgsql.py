@@ -12,20 +12,25 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 import psycopg
 from psycopg.rows import dict_row
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from store.sql import Params
 
-# Taken at the start of every write transaction: one writer at a time, as SQLite's BEGIN IMMEDIATE,
-# so read-then-write sequences behave the same on both backends.
+T = TypeVar("T")
+
+# The store-wide lock: only schema changes take it (PgDatabase.transaction(store_wide=True)); the
+# write path locks rows, and per site (SITE_LOCK_CLASS), so a paused worker holds only its own sites.
 WRITE_LOCK_KEY = 0x626C6F67  # "blog"
+# The first key of a site's transaction lock; the second is the hash of the site's name.
+SITE_LOCK_CLASS = 0x73697465  # "site"
 
 _TOKENS = re.compile(
     r"""
@@ -101,6 +106,38 @@ class BufferedCursor:
 # Seconds a session may sit idle inside a transaction before the server ends it (see PgDatabase).
 # Write transactions run their statements back to back; the extraction jobs compute before theirs.
 IDLE_IN_TRANSACTION_S = 60
+# A lost connection (a server restart, a network cut) is retried this long, with back-off, before
+# the error reaches the caller; a restart takes seconds.
+RECONNECT_FOR_S = 120.0
+RECONNECT_FIRST_S = 0.25
+RECONNECT_MAX_S = 5.0
+
+
+def is_connection_lost(exc: BaseException) -> bool:
+    """True for the errors a reconnect cures: the server went away, restarts or refuses connections
+    for now (not a bad statement, a constraint or a full disk)."""
+    if isinstance(exc, psycopg.errors.AdminShutdown | psycopg.errors.CannotConnectNow | psycopg.errors.CrashShutdown):
+        return True
+    if isinstance(exc, PoolTimeout):
+        return True
+    # An OperationalError without SQLSTATE comes from the client side: the socket closed or the
+    # server is not reachable.
+    return isinstance(exc, psycopg.OperationalError) and getattr(exc, "sqlstate", None) is None
+
+
+def retry_lost_connection(fn: Callable[[], T], *, patience: float = RECONNECT_FOR_S) -> T:
+    """fn() again with back-off while the connection is lost (is_connection_lost), up to `patience`
+    seconds; then the last error. `fn` must be safe to run again: a whole transaction or one statement."""
+    deadline = time.monotonic() + patience
+    pause = RECONNECT_FIRST_S
+    while True:
+        try:
+            return fn()
+        except psycopg.Error as exc:
+            if not is_connection_lost(exc) or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, RECONNECT_MAX_S)
 
 
 class PgDatabase:
@@ -123,9 +160,8 @@ class PgDatabase:
     ) -> None:
         self.url = url
         self.read_only = read_only
-        # A worker stopped inside a transaction (SIGSTOP, a machine cut off) would hold the write
-        # lock that every worker's writes take (WRITE_LOCK_KEY) forever: the server ends such a
-        # session after this long, and the others go on.
+        # A worker stopped inside a transaction (SIGSTOP, a machine cut off) holds the row and site
+        # locks it took (its own sites' only): the server ends such a session after this long.
         options = f"-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_S * 1000}"
         if read_only:
             options += " -c default_transaction_read_only=on"
@@ -138,7 +174,16 @@ class PgDatabase:
             # need no casts (server-side binding cannot infer a type for a bare NULL parameter).
             "cursor_factory": psycopg.ClientCursor,
         }
-        self.pool = ConnectionPool(url, min_size=1, max_size=max_size, timeout=timeout, kwargs=kwargs, open=False)
+        # check: a pooled connection the server closed (a restart) is replaced before it is handed out.
+        self.pool = ConnectionPool(
+            url,
+            min_size=1,
+            max_size=max_size,
+            timeout=timeout,
+            kwargs=kwargs,
+            open=False,
+            check=ConnectionPool.check_connection,
+        )
         self.pool.open(wait=True, timeout=timeout)
         self._local = threading.local()
 
@@ -150,48 +195,80 @@ class PgDatabase:
         return getattr(self._local, "conn", None) is not None
 
     @contextmanager
-    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
-        held = getattr(self._local, "conn", None)
-        if held is not None:
-            yield held
-            return
-        with self.pool.connection() as conn:
-            yield conn
+    def transaction(self, *, lock: bool = True, store_wide: bool = False) -> Iterator[PgDatabase]:
+        """One transaction on one connection (nested calls join the outer one).
 
-    @contextmanager
-    def transaction(self, *, lock: bool = True) -> Iterator[PgDatabase]:
-        """One transaction on one connection (nested calls join the outer one); `lock` takes the
-        store's write lock first (WRITE_LOCK_KEY), as SQLite's BEGIN IMMEDIATE does."""
+        Writers do not exclude each other: rows are locked as they are written, and a read-then-write
+        of a site's state takes the site's lock first (`lock_sites`). `lock` is SQLite's choice
+        (BEGIN IMMEDIATE) and changes nothing here; `store_wide` takes the store-wide lock
+        (WRITE_LOCK_KEY), for schema changes only. The pool hands out a live connection (it reconnects
+        after a restart); one lost inside the transaction raises: only the caller can run it again.
+        """
         if self.in_transaction:
             yield self
             return
         with self.pool.connection() as conn, conn.transaction():
             self._local.conn = conn
             try:
-                if lock and not self.read_only:
+                if store_wide and not self.read_only:
                     conn.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK_KEY])
                 yield self
             finally:
                 self._local.conn = None
 
+    def lock_sites(self, sites: Iterable[str], *, wait: bool = True) -> list[str]:
+        """Take the transaction-level lock of each site (sorted: two transactions never wait on each
+        other in a circle), held until COMMIT; the sites locked. wait=False skips a site another
+        session holds (a live worker writing it) instead of waiting. Outside a transaction: no-op."""
+        wanted = sorted(set(sites))
+        if not self.in_transaction or self.read_only:
+            return wanted
+        if wait:
+            for site in wanted:
+                self.execute("SELECT pg_advisory_xact_lock(?, hashtext(?))", [SITE_LOCK_CLASS, site])
+            return wanted
+        return [
+            site
+            for site in wanted
+            if self.execute("SELECT pg_try_advisory_xact_lock(?, hashtext(?))", [SITE_LOCK_CLASS, site]).fetchone()[0]
+        ]
+
+    def _run(self, statement: Callable[[psycopg.Connection[Any]], T]) -> T:
+        """`statement` on the transaction's connection, else on a pooled one (autocommit), retried on
+        a fresh connection while the server is away."""
+        held = getattr(self._local, "conn", None)
+        if held is not None:
+            return statement(held)
+
+        def once() -> T:
+            with self.pool.connection() as conn:
+                return statement(conn)
+
+        return retry_lost_connection(once)
+
     def execute(self, sql: str, parameters: Params | None = None) -> BufferedCursor:
-        with self._connection() as conn:
+        def run(conn: psycopg.Connection[Any]) -> BufferedCursor:
             cur = conn.execute(to_postgres(sql), _params(parameters))  # type: ignore[arg-type]
             rows = cur.fetchall() if cur.description else []
             return BufferedCursor(rows, cur.rowcount)
 
+        return self._run(run)
+
     def query(self, sql: str, params: Params | None = None) -> Iterator[dict[str, Any]]:
-        with self._connection() as conn:
+        def run(conn: psycopg.Connection[Any]) -> list[dict[str, Any]]:
             cur = psycopg.ClientCursor(conn, row_factory=dict_row)
             cur.execute(to_postgres(sql), _params(params))  # type: ignore[arg-type]
-            rows = cur.fetchall() if cur.description else []
-        return iter(rows)
+            return cur.fetchall() if cur.description else []
+
+        return iter(self._run(run))
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> int:
-        with self._connection() as conn:
+        def run(conn: psycopg.Connection[Any]) -> int:
             cur = conn.cursor()
             cur.executemany(to_postgres(sql), [list(r) for r in rows])  # type: ignore[arg-type]
             return max(cur.rowcount, 0)
+
+        return self._run(run)
 
     def insert_row(self, table: str, row: dict[str, Any]) -> None:
         cols = list(row)

@@ -4,19 +4,23 @@ PostgresStore("postgresql://harvester@db.example.org/blogs").due_feeds(feeds, no
 
 The schema is made from the same declaration as SQLite's (store.schema) with PostgreSQL types;
 full-text search uses pg_trgm GIN indexes (substring search for English and Japanese alike, as
-SQLite's trigram FTS5). Statements are the store's own, translated (store.pgsql). Writes take a
-transaction-level advisory lock first, so one write transaction runs at a time, as on SQLite.
-Read-only stores open their connections with default_transaction_read_only.
+SQLite's trigram FTS5). Statements are the store's own, translated (store.pgsql). Writers run
+side by side: rows are locked as they are written and a read-then-write of a site's state takes
+that site's lock (store.sql.Database.lock_sites), so a paused worker holds only its own sites;
+only schema changes take the store-wide lock. Read-only stores open their connections with
+default_transaction_read_only.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import socket
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import psycopg
 
@@ -27,11 +31,12 @@ from store.leases import LeaseBook
 from store.migrations import SCHEMA_VERSION, applied_version, migrate
 from store.pages import PageState
 from store.pglock import holder_of, lock_holders
-from store.pgsql import PgDatabase
+from store.pgsql import PgDatabase, retry_lost_connection
 from store.runs import RunBook
 from store.schema import FTS, INDEXES, TABLES
 from store.storefile import StoreError, first_line
 
+F = TypeVar("F", bound=Callable[..., Any])
 PG_TYPES = {str: "TEXT", int: "BIGINT", float: "DOUBLE PRECISION", bytes: "BYTEA"}
 # Every connection says what it is (pg_stat_activity); the crawl's run lock adds its pid.
 APPLICATION_NAME = "blog-harvester"
@@ -137,7 +142,8 @@ class PostgresStore(PageState, LeaseBook, BatchState, ExtractionState, CrawlStat
 
     def ensure_schema(self) -> None:
         """Create missing tables, columns and indexes, then apply pending migrations, in one transaction."""
-        with self.db.transaction() as db:
+        # Store-wide: workers started together must not create the same tables twice.
+        with self.db.transaction(store_wide=True) as db:
             self._refuse_newer()
             db.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
             for name, (columns, pk, fks, defaults) in TABLES.items():
@@ -184,3 +190,45 @@ def create_table_sql(
     for column, other, other_column in fks:
         parts.append(f'FOREIGN KEY ("{column}") REFERENCES "{other}" ("{other_column}")')
     return f'CREATE TABLE IF NOT EXISTS "{name}" ({", ".join(parts)})'
+
+
+# Writes that are one transaction of their own and come out the same when run again: run again on a
+# new connection while the server is away (a restart, a network cut), so the crawl loses no page.
+RETRIED_WRITES = (
+    "sync_feeds",
+    "set_feed_url",
+    "set_site_home",
+    "record_feed_ok",
+    "record_feed_failure",
+    "unmute",
+    "skip_refetch",
+    "throttle_site",
+    "postpone",
+    "record_article_failure",
+    "save_page",
+    "add_to_batch",
+    "settle_batches",
+    "assign_unbatched",
+    "update_profile",
+    "finish_run",
+    "claim_sites",
+    "renew_leases",
+    "release_sites",
+)
+
+
+def _reconnecting(method: F) -> F:
+    """`method` retried while the connection is lost, unless called inside an outer transaction
+    (that one is lost whole: only its caller can run it again)."""
+
+    @functools.wraps(method)
+    def retried(self: PostgresStore, *args: Any, **kwargs: Any) -> Any:
+        if self.db.in_transaction:
+            return method(self, *args, **kwargs)
+        return retry_lost_connection(lambda: method(self, *args, **kwargs))
+
+    return retried  # type: ignore[return-value]
+
+
+for _name in RETRIED_WRITES:
+    setattr(PostgresStore, _name, _reconnecting(getattr(PostgresStore, _name)))

@@ -36,7 +36,7 @@ class RunBook(StoreBase):
         stamp = to_iso(now)
         with self.transaction() as db:
             if alive is not None:  # None: held by a process that cannot be told, so nothing is declared dead
-                running = db.execute("SELECT id, host, pid FROM runs WHERE finished_at IS NULL").fetchall()
+                running = db.execute("SELECT id, host, pid FROM runs WHERE finished_at IS NULL ORDER BY id").fetchall()
                 dead = [r[0] for r in running if (r[1] or here, r[2]) not in alive]
                 for run_id in dead:
                     db.execute(

@@ -149,6 +149,7 @@ TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, s
             "expires_at": str,  # the lease lapses then unless renewed; another worker may take it
             "claimed_at": str,  # when the current owner took it
             "claims": int,  # how many times the site was claimed (takeovers included)
+            "released_by": str,  # the worker that last gave it back (its extraction may be queued still)
         },
         "site",
         [("site", "sites", "name")],

@@ -11,7 +11,7 @@ interface needs.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Protocol
 
@@ -54,6 +54,12 @@ class Database(Protocol):
         one). lock=False: PostgreSQL rows are locked one by one instead (SQLite always locks)."""
         ...
 
+    def lock_sites(self, sites: Iterable[str], *, wait: bool = True) -> list[str]:
+        """Inside a transaction: take these sites' write locks (a read-then-write of a site's state
+        needs it on PostgreSQL, where writers run side by side; SQLite's writer is alone anyway);
+        the sites locked (wait=False: those no other session holds)."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -74,6 +80,10 @@ class SqliteDatabase(sqlite_utils.Database):
 
     def has_table(self, name: str) -> bool:
         return bool(self.table(name).exists())
+
+    def lock_sites(self, sites: Iterable[str], *, wait: bool = True) -> list[str]:
+        """Nothing to take: BEGIN IMMEDIATE already made this the only writer."""
+        return sorted(set(sites))
 
     @contextmanager
     def transaction(self, *, lock: bool = True) -> Iterator[SqliteDatabase]:
