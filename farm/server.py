@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 from farm import corpus, hostile
 from farm.clock import Clock, to_timestamp
+from farm.commentservers import CommentBlog, CommentServer
 from farm.corpus import DEFAULT_CORPUS_ROOT, REWRITTEN_KINDS, CorpusEntry
 from farm.generated import BlogOptions, GeneratedArticle, GeneratedBlog
 from farm.httpd import HOST, Handler, SiteServer, write_response
@@ -68,6 +69,7 @@ class BlogFarm:
         self._acceptor: threading.Thread | None = None
         self._backends: dict[str, Backend] = {}
         self._custom: dict[tuple[str, str], Response] = {}
+        self._with_query: set[str] = set()  # sites whose backend gets the request target, query and all
         self._rules = hostile.Rules()
         self._log = RequestLog()
         self._lock = threading.Lock()
@@ -242,6 +244,18 @@ class BlogFarm:
         site = FarmSite(name, "custom", origin, origin + "/feed/", origin + "/")
         return self._launch(server, site, lambda path, _now: not_found(path))
 
+    def add_comment_blog(
+        self, name: str, family: str, posts: list[str], *, page_size: int = 10, published: float | None = None
+    ) -> tuple[FarmSite, CommentBlog]:
+        """A blog whose comments a fake `family` server on the same site serves (farm.commentservers)."""
+        server, origin = self._listen(name, port=0)
+        when = published if published is not None else time.time() - 600
+        blog = CommentBlog(origin, list(posts), CommentServer(family, page_size), when)
+        site = FarmSite(name, "custom", origin, origin + "/feed/", origin + "/")
+        with self._lock:
+            self._with_query.add(name)
+        return self._launch(server, site, blog.route), blog
+
     def add_route(
         self,
         site: str | FarmSite,
@@ -350,15 +364,16 @@ class BlogFarm:
 
     # --- request handling (runs in connection threads) -----------------------------------
 
-    def _route(self, site: str, path: str) -> Response:
+    def _route(self, site: str, path: str, target: str) -> Response:
         with self._lock:
             custom = self._custom.get((site, path))
             backend = self._backends.get(site)
+            with_query = site in self._with_query
         if custom is not None:
             return custom
         if backend is None:
             return not_found(path)
-        return backend(path, self.clock.now())
+        return backend(target if with_query else path, self.clock.now())
 
     def handle_request(self, h: Handler, head: bool) -> None:
         wall, now = time.time(), self.clock.now()
@@ -372,10 +387,10 @@ class BlogFarm:
         else:
             rule = self._rules.take(site, path)
             if rule is None:
-                resp = self._route(site, path)
+                resp = self._route(site, path, h.path)
             else:
                 resp = hostile.respond(
-                    rule, lambda: self._route(site, path), lambda: self._route(site, "/"), self._stopping
+                    rule, lambda: self._route(site, path, h.path), lambda: self._route(site, "/", "/"), self._stopping
                 )
             resp = apply_conditional(resp, headers)
         port = int(h.server.server_address[1])

@@ -27,6 +27,10 @@ from typing import Any
 import pytest
 from crawl_helpers import PROJECT, rows, run_crawl, wait_for, write_feeds
 
+from crawler.connectors import CONNECTOR_PLANS
+from extractor.commentsystems import CommentSystem
+from pipelines.commentapi import isso_comments
+
 ISSO = Path(sys.executable).with_name("isso")
 POSTS = ("shooting-board", "bench-hook", "quiet-post", "long-thread")
 PAGE_SIZE = 3  # comments per Isso request: the long thread needs several "load more" pages
@@ -57,7 +61,8 @@ class IssoServer:
         config = self.root / "isso.cfg"
         config.write_text(
             f"[general]\ndbpath = {self.root / 'comments.db'}\nhost = {self.blog_origin}\nmax-age = 1h\n"
-            f"[server]\nlisten = {self.url}/\n[guard]\nenabled = false\n[moderation]\nenabled = false\n",
+            f"[server]\nlisten = {self.url}/\n[guard]\nenabled = false\n[moderation]\nenabled = false\n"
+            f"[rss]\nbase = {self.blog_origin}\n",
             encoding="utf-8",
         )
         log = open(self.root / "isso.log", "ab")  # noqa: SIM115 -- the child owns it
@@ -334,3 +339,24 @@ def test_with_endpoint_reads_off_the_comments_come_from_rendering_in_chromium(
     found = states(db)
     assert found.pop(a) == ("isso", "harvested")
     assert set(found.values()) == {("isso", "none")}
+
+
+@pytest.mark.slow
+def test_isso_feed_is_the_second_way_to_a_thread(isso_blog: tuple[IssoServer, str]) -> None:
+    isso, _ = isso_blog
+    a = "/2024/05/shooting-board/"
+    ann = isso.comment(a, "Nice jig, what angle did you plane the fence to?", "Ann")
+    isso.comment(a, "Ninety degrees, checked with a square.", "Bob", parent=ann)
+    isso.comment(a, "I glued a strip of sandpaper under mine.", "Cy")
+    system = CommentSystem("isso", isso.url, a)
+    feed_url = CONNECTOR_PLANS["isso"].fallback(system)  # type: ignore[misc]
+    with urllib.request.urlopen(feed_url, timeout=10) as answer:
+        feed = answer.read().decode("utf-8")
+    records = isso_comments([{"url": feed_url, "status": 200, "body": feed}])
+    by_fp = {r["fingerprint"]: r for r in records}
+    assert [(r["author"], by_fp[r["parent"]]["author"] if r["parent"] else None, r["text"]) for r in records] == [
+        ("Ann", None, "Nice jig, what angle did you plane the fence to?"),
+        ("Bob", "Ann", "Ninety degrees, checked with a square."),
+        ("Cy", None, "I glued a strip of sandpaper under mine."),
+    ]
+    assert all(r["date"] for r in records)

@@ -1,0 +1,178 @@
+"""The endpoint requests of each comment system with a connector: the first, and the "load more" ones.
+
+    connector = CONNECTOR_PLANS["remark42"]
+    url = connector.first(system, page_size, api_key="")       # the thread's first request
+    later = connector.more(json_answer, url, system, page_size)  # what that answer calls for next
+
+Pure (no Scrapy): crawler.commentapi sends the requests, one at a time, within the per-site
+budget; pipelines.commentparsers turns the stored answers into comment records. Each connector
+asks the public, unauthenticated per-thread read API its own embed script asks (plain GETs,
+JSON); a family whose API wants a key says which setting holds it (`key_setting`), and without
+it the thread is recorded as `not-harvested: needs <key_name>` instead of being asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+from extractor.commentsystems import CommentSystem
+
+
+@dataclass(frozen=True, slots=True)
+class Connector:
+    """How to read one family's threads (see the module docstring)."""
+
+    # Bytes a page embedding the family holds: most pages skip the parse for detection.
+    markers: tuple[bytes, ...]
+    first: Callable[[CommentSystem, int, str], str | None]  # (system, page size, api key) -> URL (None: no thread)
+    more: Callable[[Any, str, CommentSystem, int], list[str]]  # (answer, its URL, system, page size) -> URLs
+    # A second way to the thread when the first request fails or answers no JSON (Isso's Atom feed).
+    fallback: Callable[[CommentSystem], str | None] | None = None
+    key_setting: str | None = None  # the setting holding the API key this family's endpoint requires
+    key_name: str = ""  # what a thread without that key says is missing: "not-harvested: needs <key_name>"
+
+
+def _query(url: str) -> dict[str, str]:
+    return {k: v[-1] for k, v in parse_qs(urlsplit(url).query).items()}
+
+
+def _with(url: str, **changes: Any) -> str:
+    """`url` with some query parameters replaced."""
+    parts = urlsplit(url)
+    query = {**_query(url), **{k: str(v) for k, v in changes.items()}}
+    return parts._replace(query=urlencode(query)).geturl()
+
+
+# -- Isso: GET {server}/?uri={path} (https://isso-comments.de/docs/reference/server-api/) --------------
+
+
+def isso_url(server: str, thread: str, page_size: int, parent: int | None = None, after: float | None = None) -> str:
+    """An Isso fetch: the top level (with up to `page_size` replies each) or one comment's replies, after a time."""
+    query: dict[str, Any] = {"uri": thread, "limit": page_size}
+    if parent is None:
+        query["nested_limit"] = page_size
+    else:
+        query["parent"] = parent
+    if after is not None:
+        query["after"] = repr(after)
+    return f"{server}/?{urlencode(query)}"
+
+
+def _isso_first(system: CommentSystem, page_size: int, _key: str) -> str | None:
+    if not system.server or not system.thread:
+        return None
+    return isso_url(system.server, system.thread, page_size)
+
+
+def isso_more(data: Any, _url: str, system: CommentSystem, page_size: int) -> list[str]:
+    """The "load more" requests one Isso answer calls for: the rest of its level, and the rest of
+    each listed comment's replies (Isso nests one level deep)."""
+    if not isinstance(data, dict) or not system.server or not system.thread:
+        return []
+    server, thread = system.server, system.thread
+    more = []
+    replies = data.get("replies") or []
+    if (data.get("hidden_replies") or 0) > 0 and replies:
+        more.append(isso_url(server, thread, page_size, data.get("id"), replies[-1]["created"]))
+    if data.get("id") is None:
+        for comment in replies:
+            if (comment.get("hidden_replies") or 0) > 0:
+                shown = comment.get("replies") or []
+                after = shown[-1]["created"] if shown else None
+                more.append(isso_url(server, thread, page_size, comment["id"], after))
+    return more
+
+
+ISSO_FEED_LIMIT = 100  # entries Isso's feed lists at most by default ([rss] limit): a full feed may be cut
+
+
+def isso_feed_url(system: CommentSystem) -> str | None:
+    """Isso's per-thread Atom feed (`GET /feed?uri=`, served when its [rss] section sets a base)."""
+    if not system.server or not system.thread:
+        return None
+    return f"{system.server}/feed?{urlencode({'uri': system.thread})}"
+
+
+# -- Remark42: GET {host}/api/v1/find?site=&url=&format=plain (the whole thread, one answer) ------------
+
+
+def _remark42_first(system: CommentSystem, _page_size: int, _key: str) -> str | None:
+    if not system.server or not system.thread:
+        return None
+    query = {"site": system.site_id or "remark", "url": system.thread, "format": "plain", "sort": "+time"}
+    return f"{system.server}/api/v1/find?{urlencode(query)}"
+
+
+def _no_more(_data: Any, _url: str, _system: CommentSystem, _page_size: int) -> list[str]:
+    return []
+
+
+# -- Cusdis: GET {host}/api/open/comments?appId=&pageId=&page=N (top level paged, replies nested) -------
+
+
+def _cusdis_first(system: CommentSystem, _page_size: int, _key: str) -> str | None:
+    if not system.server or not system.thread or not system.site_id:
+        return None
+    query = {"appId": system.site_id, "pageId": system.thread, "page": 1}
+    return f"{system.server}/api/open/comments?{urlencode(query)}"
+
+
+def _cusdis_more(data: Any, url: str, _system: CommentSystem, _page_size: int) -> list[str]:
+    """Page 1 announces `pageCount`: the other pages, each asked once."""
+    wrapper = data.get("data") if isinstance(data, dict) else None
+    if not isinstance(wrapper, dict) or _query(url).get("page") != "1":
+        return []
+    pages = int(wrapper.get("pageCount") or 1)
+    return [_with(url, page=n) for n in range(2, pages + 1)]
+
+
+# -- Disqus: GET disqus.com/api/3.0/threads/listPosts.json (needs the forum's public API key) ------------
+
+DISQUS_API = "https://disqus.com/api/3.0/threads/listPosts.json"
+
+
+def _disqus_first(system: CommentSystem, page_size: int, key: str) -> str | None:
+    if not system.site_id or not system.thread or not key:
+        return None
+    query = {
+        "api_key": key,
+        "forum": system.site_id,
+        "thread:ident": system.thread,
+        "limit": min(page_size, 100),  # the API's maximum
+        "order": "asc",
+    }
+    return f"{DISQUS_API}?{urlencode(query)}"
+
+
+def _disqus_more(data: Any, url: str, _system: CommentSystem, _page_size: int) -> list[str]:
+    cursor = data.get("cursor") if isinstance(data, dict) else None
+    if not isinstance(cursor, dict) or not cursor.get("hasNext") or not cursor.get("next"):
+        return []
+    return [_with(url, cursor=cursor["next"])]
+
+
+def _never(_system: CommentSystem, _page_size: int, _key: str) -> str | None:
+    return None
+
+
+CONNECTOR_PLANS: dict[str, Connector] = {
+    "isso": Connector((b"data-isso", b"isso-thread", b"/js/embed"), _isso_first, isso_more, fallback=isso_feed_url),
+    "remark42": Connector((b"remark_config", b"remark42"), _remark42_first, _no_more),
+    "cusdis": Connector((b"cusdis_thread",), _cusdis_first, _cusdis_more),
+    "disqus": Connector(
+        (b"disqus",), _disqus_first, _disqus_more, key_setting="BLOGS_DISQUS_API_KEY", key_name="disqus key"
+    ),
+    # GitHub Discussions answer only GraphQL with a token: giscus threads are not read, and say why.
+    "giscus": Connector((b"giscus", b"data-repo-id"), _never, _no_more, key_name="token"),
+}
+MARKERS = tuple(m for connector in CONNECTOR_PLANS.values() for m in connector.markers)
+
+
+def redact_key(url: str) -> str:
+    """`url` without its api_key (stored raw reads must not keep a credential)."""
+    if "api_key=" not in url:
+        return url
+    return _with(url, api_key="REDACTED")

@@ -1,0 +1,195 @@
+"""A blog whose comments load by script from a fake comment server of one family, on one farm site.
+
+    blog = farm.add_comment_blog("r42", "remark42", posts=["a-jig", "a-bench"])
+    server = blog.comments                                  # the site's CommentServer
+    first = server.add("/2024/05/a-jig/", "Ann", "Nice jig.")
+    server.add("/2024/05/a-jig/", "Bob", "Thanks!", parent=first.id)
+    server.edit(first.id, "Nice jig!"); server.delete(first.id)
+
+The site serves an RSS feed of its posts, each post page with the family's documented embed
+snippet (an empty container and the script, pointing at the site itself as the comment server)
+and the family's public read API with the JSON shapes its documentation gives:
+
+* remark42: `GET /api/v1/find?site=&url=&format=plain` -> {"comments": [...], "info": {...}};
+* cusdis: `GET /api/open/comments?appId=&pageId=&page=N` -> {"data": {"data": [...], "pageCount", ...}},
+  top-level comments `page_size` a page, replies nested under their parent.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from html import escape
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from farm.render import rfc822
+from farm.response import HTML, RSS, Response, not_found
+
+FAMILIES = ("remark42", "cusdis")
+JSON = "application/json; charset=utf-8"
+CUSDIS_APP = "8f1c2a9e-farm"
+REMARK_SITE = "farm"
+
+
+@dataclass
+class FakeComment:
+    id: int
+    thread: str  # the post's path
+    author: str
+    text: str
+    created: float
+    parent: int | None = None
+    deleted: bool = False
+    edited: float | None = None
+
+
+def _rfc3339(ts: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ts)) + f".{int(ts % 1 * 1e6):06d}Z"
+
+
+@dataclass
+class CommentServer:
+    """The threads of one family's fake server and its API answers (thread-safe)."""
+
+    family: str
+    page_size: int = 10
+    comments: dict[int, FakeComment] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def add(
+        self, thread: str, author: str, text: str, parent: int | None = None, at: float | None = None
+    ) -> FakeComment:
+        with self._lock:
+            created = at if at is not None else time.time() - 3600 + len(self.comments)
+            comment = FakeComment(len(self.comments) + 1, thread, author, text, created, parent)
+            self.comments[comment.id] = comment
+            return comment
+
+    def edit(self, comment_id: int, text: str) -> None:
+        with self._lock:
+            self.comments[comment_id].text = text
+            self.comments[comment_id].edited = time.time()
+
+    def delete(self, comment_id: int) -> None:
+        """Remark42 keeps a deleted comment, marked and emptied; Cusdis lists it no more."""
+        with self._lock:
+            self.comments[comment_id].deleted = True
+
+    def thread(self, path: str) -> list[FakeComment]:
+        with self._lock:
+            return sorted((c for c in self.comments.values() if c.thread == path), key=lambda c: c.created)
+
+    def embed(self, origin: str, path: str) -> str:
+        """The family's embed snippet for the post at `path`, with this site as its server."""
+        if self.family == "remark42":
+            return (
+                '<div id="remark42"></div><script>var remark_config = {'
+                f" host: '{origin}', site_id: '{REMARK_SITE}', url: '{origin}{path}', components: ['embed'] }};"
+                f'</script><script defer src="{origin}/web/embed.js"></script>'
+            )
+        return (
+            f'<div id="cusdis_thread" data-host="{origin}" data-app-id="{CUSDIS_APP}" data-page-id="{path}"'
+            f' data-page-url="{origin}{path}" data-page-title="{escape(path)}"></div>'
+            f'<script async defer src="{origin}/js/cusdis.es.js"></script>'
+        )
+
+    def answer(self, target: str, origin: str) -> Response | None:
+        """The API's answer to a request target (path and query); None: not an API route."""
+        parts = urlsplit(target)
+        query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+        if self.family == "remark42" and parts.path == "/api/v1/find":
+            if query.get("site") != REMARK_SITE:
+                return _json(400, {"code": 2, "details": "site not found", "error": "can't find site"})
+            return _json(200, self._remark42(urlsplit(query.get("url", "")).path))
+        if self.family == "cusdis" and parts.path == "/api/open/comments":
+            if query.get("appId") != CUSDIS_APP:
+                return _json(404, {"data": {"commentCount": 0, "data": [], "pageCount": 0, "pageSize": 10}})
+            return _json(200, {"data": self._cusdis(query.get("pageId", ""), int(query.get("page") or 1))})
+        return None
+
+    def _remark42(self, path: str) -> dict[str, Any]:
+        listed = []
+        for c in self.thread(path):
+            listed.append(
+                {
+                    "id": f"c{c.id:04d}",
+                    "pid": f"c{c.parent:04d}" if c.parent else "",
+                    "text": "" if c.deleted else f"<p>{escape(c.text)}</p>\n",
+                    "user": {"name": c.author, "id": f"anonymous_{c.author.lower()}", "picture": "", "admin": False},
+                    "locator": {"site": REMARK_SITE, "url": path},
+                    "score": 0,
+                    "vote": 0,
+                    "time": _rfc3339(c.created),
+                    **({"edit": {"time": _rfc3339(c.edited), "summary": ""}} if c.edited else {}),
+                    "delete": c.deleted,
+                }
+            )
+        info = {"url": path, "count": sum(not c["delete"] for c in listed), "read_only": False}
+        return {"comments": listed, "info": info}
+
+    def _cusdis(self, path: str, page: int) -> dict[str, Any]:
+        alive = [c for c in self.thread(path) if not c.deleted]
+
+        def shown(c: FakeComment) -> dict[str, Any]:
+            replies = [r for r in alive if r.parent == c.id]
+            return {
+                "id": f"{c.id:08x}-cusdis",
+                "pageId": path,
+                "content": c.text,
+                "parsedContent": f"<p>{escape(c.text)}</p>\n",
+                "by_nickname": c.author,
+                "createdAt": _rfc3339(c.created),
+                "parsedCreatedAt": time.strftime("%Y-%m-%d %H:%M", time.gmtime(c.created)),
+                "moderatorId": None,
+                "replies": {"commentCount": len(replies), "data": [shown(r) for r in replies], "pageCount": 1},
+            }
+
+        top = [c for c in alive if c.parent is None]
+        pages = max(1, -(-len(top) // self.page_size))
+        listed = top[(page - 1) * self.page_size : page * self.page_size]
+        return {"commentCount": len(top), "data": [shown(c) for c in listed], "pageCount": pages, "pageSize": 10}
+
+
+def _json(status: int, data: dict[str, Any]) -> Response:
+    return Response(status, json.dumps(data).encode("utf-8"), JSON)
+
+
+@dataclass
+class CommentBlog:
+    """The blog side: an RSS feed of `posts` and their pages (see the module docstring)."""
+
+    origin: str
+    posts: list[str]
+    comments: CommentServer
+    published: float
+
+    def path(self, slug: str) -> str:
+        return f"/2024/05/{slug}/"
+
+    def route(self, target: str, _now: float) -> Response:
+        answer = self.comments.answer(target, self.origin)
+        if answer is not None:
+            return answer
+        path = urlsplit(target).path
+        if path == "/feed/":
+            items = "".join(
+                f"<item><title>{slug}</title><link>{self.origin}{self.path(slug)}</link>"
+                f"<guid>{self.origin}{self.path(slug)}</guid>"
+                f"<pubDate>{rfc822(self.published + i * 60)}</pubDate></item>"
+                for i, slug in enumerate(self.posts)
+            )
+            rss = f'<?xml version="1.0"?><rss version="2.0"><channel><title>Jigs</title><link>{self.origin}/</link>'
+            return Response(200, (rss + items + "</channel></rss>").encode(), RSS)
+        slug = path.strip("/").rsplit("/", 1)[-1]
+        if slug not in self.posts or path != self.path(slug):
+            return not_found(path)
+        words = " ".join(f"{slug} is a jig I built from oak and maple, part {n}." for n in range(40))
+        page = (
+            f"<!doctype html><html><head><title>{slug}</title></head><body><header><a href='/'>Jigs</a></header>"
+            f"<article><h1>{slug}</h1><p>{words}</p></article><h2>Comments</h2>"
+            f"{self.comments.embed(self.origin, path)}<footer>Jigs blog, all rights reserved</footer></body></html>"
+        )
+        return Response(200, page.encode("utf-8"), HTML)
