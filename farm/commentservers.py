@@ -13,6 +13,11 @@ and the family's public read API with the JSON shapes its documentation gives:
 * remark42: `GET /api/v1/find?site=&url=&format=plain` -> {"comments": [...], "info": {...}};
 * cusdis: `GET /api/open/comments?appId=&pageId=&page=N` -> {"data": {"data": [...], "pageCount", ...}},
   top-level comments `page_size` a page, replies nested under their parent.
+
+Remark42's `/web/embed.js` is a small stand-in that draws the thread from `find` into `#remark42`
+(comments nested as replies), so a browser shows it. `browsers_only` makes the API refuse (403)
+requests whose User-Agent is no browser's, as a firewall against bots does: a browser's read
+passes, a crawler's endpoint read fails.
 """
 
 from __future__ import annotations
@@ -56,6 +61,7 @@ class CommentServer:
 
     family: str
     page_size: int = 10
+    browsers_only: bool = False
     comments: dict[int, FakeComment] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -96,10 +102,14 @@ class CommentServer:
             f'<script async defer src="{origin}/js/cusdis.es.js"></script>'
         )
 
-    def answer(self, target: str, origin: str) -> Response | None:
+    def answer(self, target: str, user_agent: str | None = None) -> Response | None:
         """The API's answer to a request target (path and query); None: not an API route."""
         parts = urlsplit(target)
         query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+        if self.family == "remark42" and parts.path == "/web/embed.js":
+            return Response(200, REMARK42_EMBED.encode("utf-8"), "text/javascript; charset=utf-8")
+        if self.browsers_only and parts.path.startswith("/api/") and "Mozilla/" not in (user_agent or ""):
+            return _json(403, {"code": 0, "details": "browsers only", "error": "forbidden"})
         if self.family == "remark42" and parts.path == "/api/v1/find":
             if query.get("site") != REMARK_SITE:
                 return _json(400, {"code": 2, "details": "site not found", "error": "can't find site"})
@@ -153,6 +163,38 @@ class CommentServer:
         return {"commentCount": len(top), "data": [shown(c) for c in listed], "pageCount": pages, "pageSize": 10}
 
 
+# Draws `find`'s plain list into #remark42 as nested lists (what the real widget shows, less its styling).
+REMARK42_EMBED = """
+(function () {
+  const config = window.remark_config;
+  const query = new URLSearchParams({site: config.site_id, url: config.url, format: 'plain', sort: '+time'});
+  fetch(config.host + '/api/v1/find?' + query).then((r) => r.json()).then((data) => {
+    const root = document.getElementById('remark42');
+    const counter = document.createElement('div');
+    counter.className = 'comments-counter';
+    counter.textContent = data.info.count + ' comments';
+    root.appendChild(counter);
+    const lists = {'': document.createElement('ul')};
+    lists[''].className = 'comments';
+    root.appendChild(lists['']);
+    for (const c of data.comments) {
+      if (c.delete) continue;
+      const li = document.createElement('li');
+      li.className = 'comment';
+      li.innerHTML = '<div class="comment-author">' + c.user.name + '</div><time class="comment-date" datetime="'
+        + c.time + '">' + c.time.slice(0, 16).replace('T', ' ') + '</time><div class="comment-content">' + c.text
+        + '</div>';
+      const replies = document.createElement('ul');
+      replies.className = 'replies';
+      li.appendChild(replies);
+      lists[c.id] = replies;
+      (lists[c.pid] || lists['']).appendChild(li);
+    }
+  });
+})();
+"""
+
+
 def _json(status: int, data: dict[str, Any]) -> Response:
     return Response(status, json.dumps(data).encode("utf-8"), JSON)
 
@@ -169,8 +211,8 @@ class CommentBlog:
     def path(self, slug: str) -> str:
         return f"/2024/05/{slug}/"
 
-    def route(self, target: str, _now: float) -> Response:
-        answer = self.comments.answer(target, self.origin)
+    def route(self, target: str, _now: float, user_agent: str | None = None) -> Response:
+        answer = self.comments.answer(target, user_agent)
         if answer is not None:
             return answer
         path = urlsplit(target).path

@@ -69,7 +69,7 @@ class BlogFarm:
         self._acceptor: threading.Thread | None = None
         self._backends: dict[str, Backend] = {}
         self._custom: dict[tuple[str, str], Response] = {}
-        self._with_query: set[str] = set()  # sites whose backend gets the request target, query and all
+        self._comment_blogs: dict[str, CommentBlog] = {}  # their routes see the query and the User-Agent
         self._rules = hostile.Rules()
         self._log = RequestLog()
         self._lock = threading.Lock()
@@ -245,15 +245,22 @@ class BlogFarm:
         return self._launch(server, site, lambda path, _now: not_found(path))
 
     def add_comment_blog(
-        self, name: str, family: str, posts: list[str], *, page_size: int = 10, published: float | None = None
+        self,
+        name: str,
+        family: str,
+        posts: list[str],
+        *,
+        page_size: int = 10,
+        published: float | None = None,
+        browsers_only: bool = False,
     ) -> tuple[FarmSite, CommentBlog]:
         """A blog whose comments a fake `family` server on the same site serves (farm.commentservers)."""
         server, origin = self._listen(name, port=0)
         when = published if published is not None else time.time() - 600
-        blog = CommentBlog(origin, list(posts), CommentServer(family, page_size), when)
+        blog = CommentBlog(origin, list(posts), CommentServer(family, page_size, browsers_only), when)
         site = FarmSite(name, "custom", origin, origin + "/feed/", origin + "/")
         with self._lock:
-            self._with_query.add(name)
+            self._comment_blogs[name] = blog
         return self._launch(server, site, blog.route), blog
 
     def add_route(
@@ -364,16 +371,18 @@ class BlogFarm:
 
     # --- request handling (runs in connection threads) -----------------------------------
 
-    def _route(self, site: str, path: str, target: str) -> Response:
+    def _route(self, site: str, path: str, target: str = "", user_agent: str | None = None) -> Response:
         with self._lock:
             custom = self._custom.get((site, path))
             backend = self._backends.get(site)
-            with_query = site in self._with_query
+            comment_blog = self._comment_blogs.get(site)
         if custom is not None:
             return custom
+        if comment_blog is not None:
+            return comment_blog.route(target or path, self.clock.now(), user_agent)
         if backend is None:
             return not_found(path)
-        return backend(target if with_query else path, self.clock.now())
+        return backend(path, self.clock.now())
 
     def handle_request(self, h: Handler, head: bool) -> None:
         wall, now = time.time(), self.clock.now()
@@ -387,10 +396,13 @@ class BlogFarm:
         else:
             rule = self._rules.take(site, path)
             if rule is None:
-                resp = self._route(site, path, h.path)
+                resp = self._route(site, path, h.path, headers.get("user-agent"))
             else:
                 resp = hostile.respond(
-                    rule, lambda: self._route(site, path, h.path), lambda: self._route(site, "/", "/"), self._stopping
+                    rule,
+                    lambda: self._route(site, path, h.path, headers.get("user-agent")),
+                    lambda: self._route(site, "/"),
+                    self._stopping,
                 )
             resp = apply_conditional(resp, headers)
         port = int(h.server.server_address[1])

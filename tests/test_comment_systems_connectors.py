@@ -228,3 +228,34 @@ def test_a_crawl_harvests_remark42_and_cusdis_threads_and_says_disqus_needs_a_ke
         ("Dee", "I glued fine sandpaper under mine.", False),
     ]
     assert rows(db, "SELECT text FROM comment_versions") == [("I glued sandpaper under mine.",)]
+
+
+@pytest.mark.slow
+def test_a_failed_endpoint_read_falls_back_to_rendering_in_chromium(farm: BlogFarm, tmp_path: Path) -> None:
+    # The server refuses clients that are no browser (a bot firewall): the crawl's read fails, a browser's passes.
+    site, blog = farm.add_comment_blog("remark-guarded", "remark42", POSTS, browsers_only=True)
+    conversation(blog.comments, blog.path("shooting-board"))
+    feeds = write_feeds(tmp_path / "feeds.txt", [site.feed_line()])
+    db = tmp_path / "blogs.db"
+    settings = {"EXTRACT_MODE": "thread", "BLOGS_RENDER_COMMENTS": "60"}
+    result = run_crawl(feeds, db, settings=settings, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stat("comment_api/remark42/failed") == len(POSTS)
+    assert result.stat("render/after_failed_read") == len(POSTS)
+    assert result.stat("render/rendered") == len(POSTS)
+    cols = "author, parent, fingerprint, source, date"
+    found = [dict(zip(cols.split(", "), r, strict=True)) for r in rows(db, f"SELECT {cols} FROM comments")]
+    by_fp = {c["fingerprint"]: c for c in found}
+    got = {(c["author"], by_fp[c["parent"]]["author"] if c["parent"] else None, c["source"]) for c in found}
+    assert got == {
+        ("Ann", None, "rendered"),
+        ("Bob", "Ann", "rendered"),
+        ("Cy", "Bob", "rendered"),
+        ("Dee", None, "rendered"),
+    }
+    assert all(c["date"] for c in found)
+    article = blog.origin + blog.path("shooting-board")
+    assert {url: s for url, s in states(db).items() if url != article} == {
+        blog.origin + blog.path(slug): ("remark42", "none") for slug in POSTS if slug != "shooting-board"
+    }
+    assert states(db)[article] == ("remark42", "harvested")
