@@ -3,7 +3,7 @@
 CommentApiFetching._comment_api_requests(spider, article_row, page_response)  # [] or the first request
 
 When a fetched page embeds a comment system this crawler has a connector for (crawler.connectors:
-Isso, Remark42, Cusdis, Disqus with an API key), the spider reads the thread through Scrapy
+Isso, Remark42, Cusdis, utterances, Disqus with an API key), the spider reads the thread through Scrapy
 (robots.txt, AutoThrottle and the private-address rule apply as to pages), one request at a time,
 following "load more" to the end, within the per-site budget of endpoint requests
 (`BLOGS_COMMENT_API_BUDGET` per run, and per hour of a long run). The read, every response raw,
@@ -23,7 +23,7 @@ from scrapy import Request
 from scrapy.http import Response
 from twisted.python.failure import Failure
 
-from crawler.connectors import CONNECTOR_PLANS, ISSO_FEED_LIMIT, MARKERS, redact_key
+from crawler.connectors import CONNECTOR_PLANS, ISSO_FEED_LIMIT, MARKERS, ConnectorSettings, redact_key
 from crawler.items import CommentApiItem
 from crawler.responses import classify_failure
 from crawler.spiderbase import PRIO_COMMENT_FEED, BlogsSpiderBase
@@ -55,7 +55,7 @@ class CommentApiFetching(BlogsSpiderBase):
     comment_api_page_size: int  # BLOGS_COMMENT_API_PAGE_SIZE
     comment_api_spent: dict[str, int]  # site -> endpoint requests made in the current budget window
     comment_api_window: float  # monotonic start of that window (a watch-mode run starts a new one each hour)
-    comment_api_keys: dict[str, str]  # family -> its API key (from the connector's key_setting)
+    connector_settings: ConnectorSettings  # keys and API bases from the settings
 
     def _comment_api_requests(self, art: dict[str, Any], response: Response) -> list[Request | CommentApiItem]:
         body = response.body
@@ -65,13 +65,12 @@ class CommentApiFetching(BlogsSpiderBase):
         connector = CONNECTOR_PLANS.get(system.name)
         if connector is None:
             return []
-        key = self.comment_api_keys.get(system.name, "")
-        first = connector.first(system, self.comment_api_page_size, key)
+        first = connector.first(system, self.comment_api_page_size, self.connector_settings)
         if first is None:
-            if connector.key_name and not key:  # say why the thread was not read, so it never looks empty
+            missing = connector.needs(self.connector_settings)
+            if missing:  # say why the thread was not read, so it never looks empty
                 self.inc(f"blogs/comment_api/{system.name}/needs_key")
-                missing = ThreadReading(art, system, response.url, [])
-                return [self._finished(missing, f"needs {connector.key_name}")]
+                return [self._finished(ThreadReading(art, system, response.url, []), f"needs {missing}")]
             return []
         reading = ThreadReading(art, system, first, [first])
         self.inflight_comment_feeds.add(art["url"])  # its site stays busy until the read is stored
@@ -87,11 +86,12 @@ class CommentApiFetching(BlogsSpiderBase):
             return None
         self.comment_api_spent[site] = self.comment_api_spent.get(site, 0) + 1
         self.inc("blogs/comment_api/requests")
+        url = reading.pending.pop(0)
         return Request(
-            reading.pending.pop(0),
+            url,
             callback=self.parse_comment_api,
             errback=self.comment_api_failed,
-            headers={"Accept": "application/json"},
+            headers={"Accept": "application/json", **self.connector_settings.headers(url)},
             priority=PRIO_COMMENT_FEED,
             dont_filter=True,
             meta={"reading": reading, "dont_cache": True},
@@ -109,7 +109,7 @@ class CommentApiFetching(BlogsSpiderBase):
         except ValueError:
             yield from self._fall_back(reading, f"{system} endpoint answered no JSON ({redact_key(response.url)})")
             return
-        if not isinstance(data, dict):
+        if not isinstance(data, dict | list):
             yield self._finished(reading, f"{system} endpoint answered no thread ({redact_key(response.url)})")
             return
         more = CONNECTOR_PLANS[system].more(data, response.url, reading.system, self.comment_api_page_size)

@@ -1,14 +1,14 @@
 """The endpoint requests of each comment system with a connector: the first, and the "load more" ones.
 
     connector = CONNECTOR_PLANS["remark42"]
-    url = connector.first(system, page_size, api_key="")       # the thread's first request
-    later = connector.more(json_answer, url, system, page_size)  # what that answer calls for next
+    url = connector.first(system, page_size, ConnectorSettings())  # the thread's first request
+    later = connector.more(json_answer, url, system, page_size)     # what that answer calls for next
 
 Pure (no Scrapy): crawler.commentapi sends the requests, one at a time, within the per-site
 budget; pipelines.commentparsers turns the stored answers into comment records. Each connector
 asks the public, unauthenticated per-thread read API its own embed script asks (plain GETs,
-JSON); a family whose API wants a key says which setting holds it (`key_setting`), and without
-it the thread is recorded as `not-harvested: needs <key_name>` instead of being asked.
+JSON); a family whose API wants a key or token the settings lack says so (`needs`), and the
+thread is recorded as `not-harvested: needs <what>` instead of being asked.
 """
 
 from __future__ import annotations
@@ -22,17 +22,36 @@ from extractor.commentsystems import CommentSystem
 
 
 @dataclass(frozen=True, slots=True)
+class ConnectorSettings:
+    """What connectors read from the crawl's settings."""
+
+    disqus_key: str = ""  # BLOGS_DISQUS_API_KEY
+    github_api: str = "https://api.github.com"  # BLOGS_GITHUB_API (GitHub Enterprise: its own)
+    github_token: str = ""  # BLOGS_GITHUB_TOKEN (optional for utterances: a higher rate limit)
+
+    def headers(self, url: str) -> dict[str, str]:
+        """Extra request headers for `url`: the GitHub token, sent to the GitHub API only."""
+        if self.github_token and url.startswith(self.github_api.rstrip("/") + "/"):
+            return {"Authorization": f"Bearer {self.github_token}"}
+        return {}
+
+
+def _needs_nothing(_settings: ConnectorSettings) -> str | None:
+    return None
+
+
+@dataclass(frozen=True, slots=True)
 class Connector:
     """How to read one family's threads (see the module docstring)."""
 
     # Bytes a page embedding the family holds: most pages skip the parse for detection.
     markers: tuple[bytes, ...]
-    first: Callable[[CommentSystem, int, str], str | None]  # (system, page size, api key) -> URL (None: no thread)
+    first: Callable[[CommentSystem, int, ConnectorSettings], str | None]  # (system, page size, settings) -> URL
     more: Callable[[Any, str, CommentSystem, int], list[str]]  # (answer, its URL, system, page size) -> URLs
     # A second way to the thread when the first request fails or answers no JSON (Isso's Atom feed).
     fallback: Callable[[CommentSystem], str | None] | None = None
-    key_setting: str | None = None  # the setting holding the API key this family's endpoint requires
-    key_name: str = ""  # what a thread without that key says is missing: "not-harvested: needs <key_name>"
+    # What the settings lack for this family's endpoint ("disqus key"): "not-harvested: needs <it>".
+    needs: Callable[[ConnectorSettings], str | None] = _needs_nothing
 
 
 def _query(url: str) -> dict[str, str]:
@@ -61,7 +80,7 @@ def isso_url(server: str, thread: str, page_size: int, parent: int | None = None
     return f"{server}/?{urlencode(query)}"
 
 
-def _isso_first(system: CommentSystem, page_size: int, _key: str) -> str | None:
+def _isso_first(system: CommentSystem, page_size: int, _settings: ConnectorSettings) -> str | None:
     if not system.server or not system.thread:
         return None
     return isso_url(system.server, system.thread, page_size)
@@ -99,7 +118,7 @@ def isso_feed_url(system: CommentSystem) -> str | None:
 # -- Remark42: GET {host}/api/v1/find?site=&url=&format=plain (the whole thread, one answer) ------------
 
 
-def _remark42_first(system: CommentSystem, _page_size: int, _key: str) -> str | None:
+def _remark42_first(system: CommentSystem, _page_size: int, _settings: ConnectorSettings) -> str | None:
     if not system.server or not system.thread:
         return None
     query = {"site": system.site_id or "remark", "url": system.thread, "format": "plain", "sort": "+time"}
@@ -113,7 +132,7 @@ def _no_more(_data: Any, _url: str, _system: CommentSystem, _page_size: int) -> 
 # -- Cusdis: GET {host}/api/open/comments?appId=&pageId=&page=N (top level paged, replies nested) -------
 
 
-def _cusdis_first(system: CommentSystem, _page_size: int, _key: str) -> str | None:
+def _cusdis_first(system: CommentSystem, _page_size: int, _settings: ConnectorSettings) -> str | None:
     if not system.server or not system.thread or not system.site_id:
         return None
     query = {"appId": system.site_id, "pageId": system.thread, "page": 1}
@@ -134,11 +153,11 @@ def _cusdis_more(data: Any, url: str, _system: CommentSystem, _page_size: int) -
 DISQUS_API = "https://disqus.com/api/3.0/threads/listPosts.json"
 
 
-def _disqus_first(system: CommentSystem, page_size: int, key: str) -> str | None:
-    if not system.site_id or not system.thread or not key:
+def _disqus_first(system: CommentSystem, page_size: int, settings: ConnectorSettings) -> str | None:
+    if not system.site_id or not system.thread or not settings.disqus_key:
         return None
     query = {
-        "api_key": key,
+        "api_key": settings.disqus_key,
         "forum": system.site_id,
         "thread:ident": system.thread,
         "limit": min(page_size, 100),  # the API's maximum
@@ -154,8 +173,36 @@ def _disqus_more(data: Any, url: str, _system: CommentSystem, _page_size: int) -
     return [_with(url, cursor=cursor["next"])]
 
 
-def _never(_system: CommentSystem, _page_size: int, _key: str) -> str | None:
+def _never(_system: CommentSystem, _page_size: int, _settings: ConnectorSettings) -> str | None:
     return None
+
+
+# -- utterances: GitHub's REST API, public repositories without a token ---------------------------------
+# The issue utterances made for the page: by number (issue-number), else the search for the issue
+# whose title is the term (pathname, url, title ...), as utterances itself finds it; then its comments
+# page by page (GET /repos/{repo}/issues/{n}/comments?per_page=&page=, a JSON list).
+
+
+def _utterances_first(system: CommentSystem, page_size: int, settings: ConnectorSettings) -> str | None:
+    if not system.site_id or not system.thread:
+        return None
+    api = settings.github_api.rstrip("/")
+    if system.thread.isdigit():
+        query = {"per_page": min(page_size, 100), "page": 1}
+        return f"{api}/repos/{system.site_id}/issues/{system.thread}/comments?{urlencode(query)}"
+    search = f'"{system.thread}" type:issue in:title repo:{system.site_id}'
+    return f"{api}/search/issues?{urlencode({'q': search})}"
+
+
+def _utterances_more(data: Any, url: str, system: CommentSystem, page_size: int) -> list[str]:
+    if isinstance(data, dict):  # the search: the issue titled exactly as the term
+        found = [i for i in data.get("items") or [] if i.get("title") == system.thread and i.get("comments_url")]
+        if not found:
+            return []
+        return [f"{found[0]['comments_url']}?{urlencode({'per_page': min(page_size, 100), 'page': 1})}"]
+    if isinstance(data, list) and len(data) >= min(page_size, 100):  # a full page: there may be another
+        return [_with(url, page=int(_query(url).get("page") or 1) + 1)]
+    return []
 
 
 CONNECTOR_PLANS: dict[str, Connector] = {
@@ -163,10 +210,11 @@ CONNECTOR_PLANS: dict[str, Connector] = {
     "remark42": Connector((b"remark_config", b"remark42"), _remark42_first, _no_more),
     "cusdis": Connector((b"cusdis_thread",), _cusdis_first, _cusdis_more),
     "disqus": Connector(
-        (b"disqus",), _disqus_first, _disqus_more, key_setting="BLOGS_DISQUS_API_KEY", key_name="disqus key"
+        (b"disqus",), _disqus_first, _disqus_more, needs=lambda s: None if s.disqus_key else "disqus key"
     ),
-    # GitHub Discussions answer only GraphQL with a token: giscus threads are not read, and say why.
-    "giscus": Connector((b"giscus", b"data-repo-id"), _never, _no_more, key_name="token"),
+    "utterances": Connector((b"utteranc.es",), _utterances_first, _utterances_more),
+    # GitHub Discussions answer only GraphQL, with a token; no reader for it is built: giscus threads say so.
+    "giscus": Connector((b"giscus", b"data-repo-id"), _never, _no_more, needs=lambda s: "token"),
 }
 MARKERS = tuple(m for connector in CONNECTOR_PLANS.values() for m in connector.markers)
 

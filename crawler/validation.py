@@ -158,6 +158,8 @@ SETTINGS: tuple[Check, ...] = (
     Check("BLOGS_COMMENT_API_BUDGET", whole(0), "a whole number of at least 0 (0: no comment-system reads)"),
     Check("BLOGS_COMMENT_API_PAGE_SIZE", whole(1, 1000), "a whole number from 1 to 1000"),
     Check("BLOGS_DISQUS_API_KEY", text, "a Disqus public API key"),
+    Check("BLOGS_GITHUB_API", text, "the base URL of GitHub's REST API"),
+    Check("BLOGS_GITHUB_TOKEN", text, "a GitHub token"),
     Check("BLOGS_RENDER_COMMENTS", number(0), "pages per minute, a number of at least 0 (0: no rendering)"),
     Check("BLOGS_RENDER_TIMEOUT", number(above=0), "a number of seconds above 0"),
     Check("BLOGS_RENDER_SITE_BUDGET", whole(0), "a whole number of at least 0 (0: no per-site limit)"),

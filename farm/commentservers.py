@@ -12,7 +12,10 @@ and the family's public read API with the JSON shapes its documentation gives:
 
 * remark42: `GET /api/v1/find?site=&url=&format=plain` -> {"comments": [...], "info": {...}};
 * cusdis: `GET /api/open/comments?appId=&pageId=&page=N` -> {"data": {"data": [...], "pageCount", ...}},
-  top-level comments `page_size` a page, replies nested under their parent.
+  top-level comments `page_size` a page, replies nested under their parent;
+* utterances: GitHub's REST API (the crawl's BLOGS_GITHUB_API set to the site): `GET /search/issues?q=`
+  finds the issue titled with the post's path, `GET /repos/{repo}/issues/{n}/comments?per_page=&page=`
+  lists its comments (a JSON list, no replies).
 
 Remark42's `/web/embed.js` is a small stand-in that draws the thread from `find` into `#remark42`
 (comments nested as replies), so a browser shows it. `browsers_only` makes the API refuse (403)
@@ -33,9 +36,10 @@ from urllib.parse import parse_qs, urlsplit
 from farm.render import rfc822
 from farm.response import HTML, RSS, Response, not_found
 
-FAMILIES = ("remark42", "cusdis")
+FAMILIES = ("remark42", "cusdis", "utterances")
 JSON = "application/json; charset=utf-8"
 CUSDIS_APP = "8f1c2a9e-farm"
+GITHUB_REPO = "ann/jigs-blog"
 REMARK_SITE = "farm"
 
 
@@ -90,6 +94,11 @@ class CommentServer:
 
     def embed(self, origin: str, path: str) -> str:
         """The family's embed snippet for the post at `path`, with this site as its server."""
+        if self.family == "utterances":
+            return (
+                f'<script src="https://utteranc.es/client.js" repo="{GITHUB_REPO}" issue-term="pathname"'
+                ' theme="github-light" crossorigin="anonymous" async></script>'
+            )
         if self.family == "remark42":
             return (
                 '<div id="remark42"></div><script>var remark_config = {'
@@ -102,7 +111,7 @@ class CommentServer:
             f'<script async defer src="{origin}/js/cusdis.es.js"></script>'
         )
 
-    def answer(self, target: str, user_agent: str | None = None) -> Response | None:
+    def answer(self, target: str, origin: str, user_agent: str | None = None) -> Response | None:
         """The API's answer to a request target (path and query); None: not an API route."""
         parts = urlsplit(target)
         query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
@@ -118,7 +127,46 @@ class CommentServer:
             if query.get("appId") != CUSDIS_APP:
                 return _json(404, {"data": {"commentCount": 0, "data": [], "pageCount": 0, "pageSize": 10}})
             return _json(200, {"data": self._cusdis(query.get("pageId", ""), int(query.get("page") or 1))})
+        if self.family == "utterances":
+            return self._github(parts.path, query, origin)
         return None
+
+    def _github(self, path: str, query: dict[str, str], origin: str) -> Response | None:
+        threads = sorted({c.thread for c in self.comments.values()})
+        if path == "/search/issues":
+            items = [
+                {
+                    "number": n,
+                    "title": thread,
+                    "state": "open",
+                    "comments": len(self.thread(thread)),
+                    "comments_url": f"{origin}/repos/{GITHUB_REPO}/issues/{n}/comments",
+                }
+                for n, thread in enumerate(threads, start=1)
+                if f'"{thread}"' in query.get("q", "") and f"repo:{GITHUB_REPO}" in query.get("q", "")
+            ]
+            return _json(200, {"total_count": len(items), "incomplete_results": False, "items": items})
+        prefix = f"/repos/{GITHUB_REPO}/issues/"
+        if not path.startswith(prefix) or not path.endswith("/comments"):
+            return None
+        number = int(path[len(prefix) : -len("/comments")] or 0)
+        if not 1 <= number <= len(threads):
+            return _json(404, {"message": "Not Found", "documentation_url": "https://docs.github.com/rest"})
+        per_page, page = int(query.get("per_page") or 30), int(query.get("page") or 1)
+        alive = [c for c in self.thread(threads[number - 1]) if not c.deleted]
+        listed = [
+            {
+                "id": 1_000_000 + c.id,
+                "html_url": f"https://github.com/{GITHUB_REPO}/issues/{number}#issuecomment-{1_000_000 + c.id}",
+                "user": {"login": c.author, "type": "User"},
+                "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(c.created)),
+                "updated_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(c.edited or c.created)),
+                "author_association": "NONE",
+                "body": c.text,
+            }
+            for c in alive[(page - 1) * per_page : page * per_page]
+        ]
+        return Response(200, json.dumps(listed).encode("utf-8"), JSON)
 
     def _remark42(self, path: str) -> dict[str, Any]:
         listed = []
@@ -212,7 +260,7 @@ class CommentBlog:
         return f"/2024/05/{slug}/"
 
     def route(self, target: str, _now: float, user_agent: str | None = None) -> Response:
-        answer = self.comments.answer(target, user_agent)
+        answer = self.comments.answer(target, self.origin, user_agent)
         if answer is not None:
             return answer
         path = urlsplit(target).path

@@ -23,6 +23,7 @@ from pipelines.commentparsers import (
     isso_feed_comments,
     remark42_comments,
     thread_records,
+    utterances_comments,
 )
 from store import StoreBackend
 from store.clock import to_iso
@@ -95,6 +96,7 @@ PARSERS = {
     "remark42": remark42_comments,
     "cusdis": cusdis_comments,
     "disqus": disqus_comments,
+    "utterances": utterances_comments,
     "rendered": rendered_records,
 }
 

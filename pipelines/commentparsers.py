@@ -1,4 +1,4 @@
-"""Comment records from the stored answers of Remark42, Cusdis and Disqus thread reads, and Isso's feed.
+"""Comment records from the stored answers of Remark42, Cusdis, Disqus and utterances reads, and Isso's feed.
 
 records = remark42_comments(responses)   # store.comments.comment_dicts: fingerprint, text, author, date, parent
 
@@ -142,6 +142,25 @@ def disqus_comments(responses: Sequence[dict[str, Any]]) -> list[dict[str, Any]]
                     str(c.get("message") or ""),
                     _text_of(c.get("createdAt")),
                     bool(c.get("isDeleted")),
+                )
+            )
+    return thread_records(found)
+
+
+def utterances_comments(responses: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """GitHub's issue comments (REST, pages of [{id, user: {login}, body, created_at}]) of an utterances
+    thread; the search answer that found the issue lists none. GitHub's comments have no replies."""
+    found = []
+    for response in responses:
+        try:
+            data = json.loads(response.get("body") or "")
+        except ValueError:
+            continue
+        for c in data if isinstance(data, list) else []:
+            user = c.get("user") or {}
+            found.append(
+                ApiComment(
+                    str(c["id"]), None, _text_of(user.get("login")), str(c.get("body") or ""), c.get("created_at")
                 )
             )
     return thread_records(found)

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from crawl_helpers import rows, run_crawl, write_feeds
 
-from crawler.connectors import CONNECTOR_PLANS, redact_key
+from crawler.connectors import CONNECTOR_PLANS, ConnectorSettings, redact_key
 from extractor.commentsystems import CommentSystem, detect_comment_system
 from farm import BlogFarm
 from farm.commentservers import CommentBlog, CommentServer
@@ -33,13 +33,17 @@ def get(url: str) -> dict[str, Any]:
         return {"url": url, "status": answer.status, "body": answer.read().decode("utf-8")}
 
 
+def fetched_page(blog: CommentBlog, slug: str) -> bytes:
+    with urllib.request.urlopen(blog.origin + blog.path(slug), timeout=10) as answer:
+        return bytes(answer.read())
+
+
 def read_thread(blog: CommentBlog, slug: str, family: str) -> list[dict[str, Any]]:
     """Detect the page's system, then follow the connector's requests to the end, as the crawler does."""
-    with urllib.request.urlopen(blog.origin + blog.path(slug), timeout=10) as answer:
-        system = detect_comment_system(answer.read(), blog.origin + blog.path(slug))
+    system = detect_comment_system(fetched_page(blog, slug), blog.origin + blog.path(slug))
     assert system.name == family
     plan = CONNECTOR_PLANS[family]
-    pending = [plan.first(system, 100, "")]
+    pending = [plan.first(system, 100, ConnectorSettings(github_api=blog.origin))]
     responses = []
     while pending:
         url = pending.pop(0)
@@ -64,17 +68,29 @@ def shape(records: list[dict[str, Any]]) -> list[tuple[str, str | None, str | No
     return [(r["author"], by_fp[r["parent"]]["author"] if r["parent"] else None, r["date"]) for r in records]
 
 
-@pytest.mark.parametrize("family", ["remark42", "cusdis"])
-def test_a_thread_read_from_the_fake_server_keeps_authors_dates_and_replies(farm: BlogFarm, family: str) -> None:
+THREADED = [
+    ("Ann", None, "2024-05-01T10:00:00.000Z"),
+    ("Bob", "Ann", "2024-05-01T10:01:00.000Z"),
+    ("Cy", "Bob", "2024-05-01T10:02:00.000Z"),
+    ("Dee", None, "2024-05-01T10:01:30.000Z"),
+]
+# GitHub issue comments (utterances) have no replies: the thread in time order.
+FLAT = [
+    ("Ann", None, "2024-05-01T10:00:00.000Z"),
+    ("Bob", None, "2024-05-01T10:01:00.000Z"),
+    ("Dee", None, "2024-05-01T10:01:30.000Z"),
+    ("Cy", None, "2024-05-01T10:02:00.000Z"),
+]
+
+
+@pytest.mark.parametrize(("family", "expected"), [("remark42", THREADED), ("cusdis", THREADED), ("utterances", FLAT)])
+def test_a_thread_read_from_the_fake_server_keeps_authors_dates_and_replies(
+    farm: BlogFarm, family: str, expected: list[tuple[str, str | None, str]]
+) -> None:
     _, blog = farm.add_comment_blog(f"{family}-blog", family, POSTS)
     conversation(blog.comments, blog.path("shooting-board"))
     records = PARSERS[family](read_thread(blog, "shooting-board", family))
-    assert shape(records) == [
-        ("Ann", None, "2024-05-01T10:00:00.000Z"),
-        ("Bob", "Ann", "2024-05-01T10:01:00.000Z"),
-        ("Cy", "Bob", "2024-05-01T10:02:00.000Z"),
-        ("Dee", None, "2024-05-01T10:01:30.000Z"),
-    ]
+    assert shape(records) == expected
     assert records[0]["text"] == "Nice jig, what angle did you plane the fence to?"
     assert PARSERS[family](read_thread(blog, "quiet-post", family)) == []
 
@@ -95,11 +111,31 @@ def test_cusdis_pages_are_all_read_and_a_deleted_remark42_comment_keeps_its_repl
     assert [(a, p) for a, p, _ in shape(records)] == [("Ann", None), ("Cy", "Ann"), ("Dee", None)]
 
 
+def test_utterances_pages_through_an_issue_and_sends_the_token_to_github_only(farm: BlogFarm) -> None:
+    _, blog = farm.add_comment_blog("utterances-blog", "utterances", POSTS)
+    path = blog.path("bench-hook")
+    for n in range(5):
+        blog.comments.add(path, f"reader{n}", f"Comment number {n} about the bench hook.", at=1_714_557_600.0 + n)
+    system = detect_comment_system(fetched_page(blog, "bench-hook"), blog.origin + path)
+    plan, settings = CONNECTOR_PLANS["utterances"], ConnectorSettings(github_api=blog.origin, github_token="t0k")
+    pending, responses = [plan.first(system, 2, settings)], []
+    while pending:
+        url = pending.pop(0)
+        assert url is not None
+        responses.append(get(url))
+        pending += plan.more(json.loads(responses[-1]["body"]), url, system, 2)
+    assert len(responses) == 1 + 3  # the search, then pages of 2, 2 and 1 comments
+    assert [r["author"] for r in PARSERS["utterances"](responses)] == [f"reader{n}" for n in range(5)]
+    assert settings.headers(responses[1]["url"]) == {"Authorization": "Bearer t0k"}
+    assert settings.headers("https://elsewhere.example/api") == {}
+
+
 def test_disqus_reads_follow_the_cursor_and_never_store_the_key() -> None:
     system = CommentSystem("disqus", "https://disqus.com", "post-42", "woodshop")
     plan = CONNECTOR_PLANS["disqus"]
-    assert plan.first(system, 100, "") is None  # no key: no request
-    first = plan.first(system, 500, "pUbLiCkEy")
+    assert plan.first(system, 100, ConnectorSettings()) is None  # no key: no request
+    assert plan.needs(ConnectorSettings()) == "disqus key"
+    first = plan.first(system, 500, ConnectorSettings(disqus_key="pUbLiCkEy"))
     assert first is not None and "thread%3Aident=post-42" in first and "limit=100" in first
     answer = {"code": 0, "cursor": {"hasNext": True, "next": "1714557600:0:0"}, "response": []}
     (following,) = plan.more(answer, first, system, 100)
@@ -128,6 +164,7 @@ def test_disqus_reads_follow_the_cursor_and_never_store_the_key() -> None:
 
 def test_every_connector_the_store_knows_has_a_plan_and_a_parser() -> None:
     assert set(CONNECTORS) <= set(CONNECTOR_PLANS)
+    assert CONNECTOR_PLANS["giscus"].needs(ConnectorSettings()) == "token"
     assert set(CONNECTORS) <= set(PARSERS)
     assert api_timestamp("2024-05-01T10:00:00.123456789-02:00") == pytest.approx(1_714_564_800.123456)
     assert api_timestamp("yesterday") is None
@@ -160,6 +197,8 @@ def test_a_crawl_harvests_remark42_and_cusdis_threads_and_says_disqus_needs_a_ke
     ids = conversation(remark.comments, remark.path("shooting-board"))
     conversation(cusdis.comments, cusdis.path("bench-hook"))
     cusdis.comments.add(cusdis.path("bench-hook"), "Eve", "A third top-level comment, on page two.")
+    github_site, github = farm.add_comment_blog("utterances-blog", "utterances", POSTS)
+    github.comments.add(github.path("quiet-post"), "octocat", "Issue comments count too.")
     disqus = farm.add_site("disqus-blog")
     page = (
         "<html><head><title>A post</title></head><body><article><h1>A post</h1><p>"
@@ -176,9 +215,10 @@ def test_a_crawl_harvests_remark42_and_cusdis_threads_and_says_disqus_needs_a_ke
         "</channel></rss>"
     )
     farm.add_route(disqus, "/feed/", feed)
-    feeds = write_feeds(tmp_path / "feeds.txt", [remark_site.feed_line(), cusdis_site.feed_line(), disqus.feed_line()])
+    sites = [remark_site, cusdis_site, github_site, disqus]
+    feeds = write_feeds(tmp_path / "feeds.txt", [s.feed_line() for s in sites])
     db = tmp_path / "blogs.db"
-    settings = {"EXTRACT_MODE": "thread"}
+    settings = {"EXTRACT_MODE": "thread", "BLOGS_GITHUB_API": github.origin}
     result = run_crawl(feeds, db, settings=settings)
     assert result.returncode == 0, result.stderr[-3000:]
 
@@ -202,6 +242,7 @@ def test_a_crawl_harvests_remark42_and_cusdis_threads_and_says_disqus_needs_a_ke
         ("2024/05/bench-hook/", "Cy", "Bob", "api:cusdis"),
         ("2024/05/bench-hook/", "Dee", None, "api:cusdis"),
         ("2024/05/bench-hook/", "Eve", None, "api:cusdis"),
+        ("2024/05/quiet-post/", "octocat", None, "api:utterances"),
     }
     assert rows(db, "SELECT comment_system, comments_state FROM articles WHERE url LIKE '%a-post/'") == [
         ("disqus", "not-harvested: needs disqus key")
@@ -212,6 +253,8 @@ def test_a_crawl_harvests_remark42_and_cusdis_threads_and_says_disqus_needs_a_ke
         ("disqus", "not-harvested: needs disqus key"),
         ("remark42", "harvested"),
         ("remark42", "none"),
+        ("utterances", "harvested"),
+        ("utterances", "none"),
     ]
 
     # A re-fetch reads the threads again: an edit is a version, a deleted comment is gone, no duplicates.
