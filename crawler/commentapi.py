@@ -3,8 +3,8 @@
 CommentApiFetching._comment_api_requests(spider, article_row, page_response)  # [] or the first request
 
 When a fetched page embeds a comment system this crawler has a connector for (crawler.connectors:
-Isso, Remark42, Cusdis, utterances, Disqus with an API key), the spider reads the thread through Scrapy
-(robots.txt, AutoThrottle and the private-address rule apply as to pages), one request at a time,
+Isso, Remark42, Cusdis, Commento, utterances, Disqus with an API key), the spider reads the thread
+through Scrapy (robots.txt, AutoThrottle and the private-address rule apply as to pages), one request at a time,
 following "load more" to the end, within the per-site budget of endpoint requests
 (`BLOGS_COMMENT_API_BUDGET` per run, and per hour of a long run). The read, every response raw,
 becomes one `CommentApiItem`, persisted before it is parsed (pipelines.commentapi). A family whose
@@ -46,6 +46,7 @@ class ThreadReading:
     responses: list[dict[str, Any]] = field(default_factory=list)
     fallback_url: str | None = None  # set once the read turned to its connector's fallback (a feed)
     first_error: str | None = None  # why the endpoint failed, before any fallback
+    page_url: str = ""  # the page the thread belongs to (a POST read names its host)
 
 
 class CommentApiFetching(BlogsSpiderBase):
@@ -72,7 +73,7 @@ class CommentApiFetching(BlogsSpiderBase):
                 self.inc(f"blogs/comment_api/{system.name}/needs_key")
                 return [self._finished(ThreadReading(art, system, response.url, []), f"needs {missing}")]
             return []
-        reading = ThreadReading(art, system, first, [first])
+        reading = ThreadReading(art, system, first, [first], page_url=response.url)
         self.inflight_comment_feeds.add(art["url"])  # its site stays busy until the read is stored
         self.inc(f"blogs/comment_api/{system.name}/reads")
         request = self._next_api_request(reading)
@@ -87,11 +88,19 @@ class CommentApiFetching(BlogsSpiderBase):
         self.comment_api_spent[site] = self.comment_api_spent.get(site, 0) + 1
         self.inc("blogs/comment_api/requests")
         url = reading.pending.pop(0)
+        post = CONNECTOR_PLANS[reading.system.name].post
+        body = post(reading.system, reading.page_url) if post is not None and url != reading.fallback_url else None
         return Request(
             url,
+            method="POST" if body is not None else "GET",
+            body=body,
             callback=self.parse_comment_api,
             errback=self.comment_api_failed,
-            headers={"Accept": "application/json", **self.connector_settings.headers(url)},
+            headers={
+                "Accept": "application/json",
+                **({"Content-Type": "application/json"} if body is not None else {}),
+                **self.connector_settings.headers(url),
+            },
             priority=PRIO_COMMENT_FEED,
             dont_filter=True,
             meta={"reading": reading, "dont_cache": True},

@@ -13,6 +13,7 @@ thread is recorded as `not-harvested: needs <what>` instead of being asked.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -50,6 +51,8 @@ class Connector:
     more: Callable[[Any, str, CommentSystem, int], list[str]]  # (answer, its URL, system, page size) -> URLs
     # A second way to the thread when the first request fails or answers no JSON (Isso's Atom feed).
     fallback: Callable[[CommentSystem], str | None] | None = None
+    # The JSON body of a POST read, from the system and the page's URL (None: reads are GETs).
+    post: Callable[[CommentSystem, str], bytes] | None = None
     # What the settings lack for this family's endpoint ("disqus key"): "not-harvested: needs <it>".
     needs: Callable[[ConnectorSettings], str | None] = _needs_nothing
 
@@ -177,6 +180,23 @@ def _never(_system: CommentSystem, _page_size: int, _settings: ConnectorSettings
     return None
 
 
+# -- Commento: POST {origin}/api/comment/list {"commenterToken", "domain", "path"} (the whole thread) --------
+
+
+def _commento_first(system: CommentSystem, _page_size: int, _settings: ConnectorSettings) -> str | None:
+    if not system.server or not system.thread:
+        return None
+    # commento.io's script comes from its CDN; its API answers on commento.io itself
+    server = system.server.replace("://cdn.commento.io", "://commento.io")
+    return f"{server}/api/comment/list"
+
+
+def commento_body(system: CommentSystem, page_url: str) -> bytes:
+    """What Commento's own script posts: an anonymous reader, the blog's host and the page's path (or page id)."""
+    query = {"commenterToken": "anonymous", "domain": urlsplit(page_url).netloc, "path": system.thread}
+    return json.dumps(query).encode("utf-8")
+
+
 # -- utterances: GitHub's REST API, public repositories without a token ---------------------------------
 # The issue utterances made for the page: by number (issue-number), else the search for the issue
 # whose title is the term (pathname, url, title ...), as utterances itself finds it; then its comments
@@ -213,6 +233,7 @@ CONNECTOR_PLANS: dict[str, Connector] = {
         (b"disqus",), _disqus_first, _disqus_more, needs=lambda s: None if s.disqus_key else "disqus key"
     ),
     "utterances": Connector((b"utteranc.es",), _utterances_first, _utterances_more),
+    "commento": Connector((b"commento",), _commento_first, _no_more, post=commento_body),
     # GitHub Discussions answer only GraphQL, with a token; no reader for it is built: giscus threads say so.
     "giscus": Connector((b"giscus", b"data-repo-id"), _never, _no_more, needs=lambda s: "token"),
 }

@@ -15,7 +15,9 @@ and the family's public read API with the JSON shapes its documentation gives:
   top-level comments `page_size` a page, replies nested under their parent;
 * utterances: GitHub's REST API (the crawl's BLOGS_GITHUB_API set to the site): `GET /search/issues?q=`
   finds the issue titled with the post's path, `GET /repos/{repo}/issues/{n}/comments?per_page=&page=`
-  lists its comments (a JSON list, no replies).
+  lists its comments (a JSON list, no replies);
+* commento: `POST /api/comment/list` {"commenterToken", "domain", "path"} -> {"success", "comments": [...],
+  "commenters": {...}}, the whole thread.
 
 Remark42's `/web/embed.js` is a small stand-in that draws the thread from `find` into `#remark42`
 (comments nested as replies), so a browser shows it. `browsers_only` makes the API refuse (403)
@@ -36,7 +38,7 @@ from urllib.parse import parse_qs, urlsplit
 from farm.render import rfc822
 from farm.response import HTML, RSS, Response, not_found
 
-FAMILIES = ("remark42", "cusdis", "utterances")
+FAMILIES = ("remark42", "cusdis", "utterances", "commento")
 JSON = "application/json; charset=utf-8"
 CUSDIS_APP = "8f1c2a9e-farm"
 GITHUB_REPO = "ann/jigs-blog"
@@ -94,6 +96,8 @@ class CommentServer:
 
     def embed(self, origin: str, path: str) -> str:
         """The family's embed snippet for the post at `path`, with this site as its server."""
+        if self.family == "commento":
+            return f'<script defer src="{origin}/js/commento.js"></script><div id="commento"></div>'
         if self.family == "utterances":
             return (
                 f'<script src="https://utteranc.es/client.js" repo="{GITHUB_REPO}" issue-term="pathname"'
@@ -130,6 +134,36 @@ class CommentServer:
         if self.family == "utterances":
             return self._github(parts.path, query, origin)
         return None
+
+    def answer_post(self, target: str, body: bytes) -> Response | None:
+        """Commento's list (a POST); None: no such route."""
+        if self.family != "commento" or urlsplit(target).path != "/api/comment/list":
+            return None
+        try:
+            asked = json.loads(body or b"{}")
+        except ValueError:
+            return _json(400, {"success": False, "message": "Invalid JSON request."})
+        listed = [c for c in self.thread(str(asked.get("path") or "")) if not c.deleted]
+        comments = [
+            {
+                "commentHex": f"{c.id:064x}",
+                "commenterHex": f"{c.author.lower():0>64}"[-64:],
+                "markdown": c.text,
+                "html": f"<p>{escape(c.text)}</p>\n",
+                "parentHex": f"{c.parent:064x}" if c.parent else "root",
+                "score": 0,
+                "state": "approved",
+                "direction": 0,
+                "creationDate": _rfc3339(c.created),
+                "deleted": False,
+            }
+            for c in listed
+        ]
+        commenters = {
+            f"{c.author.lower():0>64}"[-64:]: {"commenterHex": f"{c.author.lower():0>64}"[-64:], "name": c.author}
+            for c in listed
+        }
+        return _json(200, {"success": True, "comments": comments, "commenters": commenters, "isFrozen": False})
 
     def _github(self, path: str, query: dict[str, str], origin: str) -> Response | None:
         threads = sorted({c.thread for c in self.comments.values()})

@@ -391,8 +391,11 @@ class BlogFarm:
         headers = {k.lower(): v for k, v in h.headers.items()}
         if h.command == "POST":
             length = int(headers.get("content-length") or 0)
-            h.rfile.read(length)  # drain it so keep-alive stays in sync
-            resp = Response(405, b"", headers={"Allow": "GET, HEAD"})
+            data = h.rfile.read(length)  # drained in any case, so keep-alive stays in sync
+            with self._lock:
+                comment_blog = self._comment_blogs.get(site)
+            answer = comment_blog.comments.answer_post(h.path, data) if comment_blog is not None else None
+            resp = answer if answer is not None else Response(405, b"", headers={"Allow": "GET, HEAD"})
         else:
             rule = self._rules.take(site, path)
             if rule is None:

@@ -18,6 +18,7 @@ from extractor.records import CommentRecord
 from extractor.rendered import rendered_comments
 from pipelines.commentfeeds import _html_text
 from pipelines.commentparsers import (
+    commento_comments,
     cusdis_comments,
     disqus_comments,
     isso_feed_comments,
@@ -97,6 +98,7 @@ PARSERS = {
     "cusdis": cusdis_comments,
     "disqus": disqus_comments,
     "utterances": utterances_comments,
+    "commento": commento_comments,
     "rendered": rendered_records,
 }
 

@@ -1,4 +1,4 @@
-"""Comment records from the stored answers of Remark42, Cusdis, Disqus and utterances reads, and Isso's feed.
+"""Comment records from the stored answers of Remark42, Cusdis, Commento, Disqus, utterances reads, Isso's feed.
 
 records = remark42_comments(responses)   # store.comments.comment_dicts: fingerprint, text, author, date, parent
 
@@ -161,6 +161,27 @@ def utterances_comments(responses: Sequence[dict[str, Any]]) -> list[dict[str, A
             found.append(
                 ApiComment(
                     str(c["id"]), None, _text_of(user.get("login")), str(c.get("body") or ""), c.get("created_at")
+                )
+            )
+    return thread_records(found)
+
+
+def commento_comments(responses: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Commento's comment/list: {"success", "comments": [{commentHex, commenterHex, html, markdown, parentHex
+    ("root": top level), creationDate, deleted}], "commenters": {hex: {name, ...}}}."""
+    found = []
+    for data in _answers(responses):
+        names = {k: (v or {}).get("name") for k, v in (data.get("commenters") or {}).items()}
+        for c in data.get("comments") or []:
+            parent = c.get("parentHex")
+            found.append(
+                ApiComment(
+                    str(c["commentHex"]),
+                    None if parent in (None, "", "root") else str(parent),
+                    _text_of(names.get(c.get("commenterHex"))),
+                    str(c.get("html") or c.get("markdown") or ""),
+                    _text_of(c.get("creationDate")),
+                    bool(c.get("deleted")),
                 )
             )
     return thread_records(found)

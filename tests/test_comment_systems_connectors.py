@@ -1,4 +1,4 @@
-"""Connectors for Remark42, Cusdis, Disqus and giscus (issue 31), against the farm's fake comment servers.
+"""Connectors for Remark42, Cusdis, Commento, utterances, Disqus and giscus (issue 31), on the farm's fake servers.
 
 The farm serves blogs whose pages embed a family's documented snippet and, on the same site, the
 family's public read API with the JSON shapes its documentation gives (farm.commentservers). The
@@ -28,8 +28,9 @@ from store.commentsystems import CONNECTORS
 POSTS = ["shooting-board", "bench-hook", "quiet-post"]
 
 
-def get(url: str) -> dict[str, Any]:
-    with urllib.request.urlopen(url, timeout=10) as answer:
+def get(url: str, body: bytes | None = None) -> dict[str, Any]:
+    request = urllib.request.Request(url, data=body, headers={"Content-Type": "application/json"} if body else {})
+    with urllib.request.urlopen(request, timeout=10) as answer:
         return {"url": url, "status": answer.status, "body": answer.read().decode("utf-8")}
 
 
@@ -48,7 +49,7 @@ def read_thread(blog: CommentBlog, slug: str, family: str) -> list[dict[str, Any
     while pending:
         url = pending.pop(0)
         assert url is not None
-        responses.append(get(url))
+        responses.append(get(url, plan.post(system, blog.origin + blog.path(slug)) if plan.post else None))
         pending += plan.more(json.loads(responses[-1]["body"]), url, system, 100)
     return responses
 
@@ -83,7 +84,9 @@ FLAT = [
 ]
 
 
-@pytest.mark.parametrize(("family", "expected"), [("remark42", THREADED), ("cusdis", THREADED), ("utterances", FLAT)])
+@pytest.mark.parametrize(
+    ("family", "expected"), [("remark42", THREADED), ("cusdis", THREADED), ("commento", THREADED), ("utterances", FLAT)]
+)
 def test_a_thread_read_from_the_fake_server_keeps_authors_dates_and_replies(
     farm: BlogFarm, family: str, expected: list[tuple[str, str | None, str]]
 ) -> None:
@@ -199,6 +202,9 @@ def test_a_crawl_harvests_remark42_and_cusdis_threads_and_says_disqus_needs_a_ke
     cusdis.comments.add(cusdis.path("bench-hook"), "Eve", "A third top-level comment, on page two.")
     github_site, github = farm.add_comment_blog("utterances-blog", "utterances", POSTS)
     github.comments.add(github.path("quiet-post"), "octocat", "Issue comments count too.")
+    commento_site, commento = farm.add_comment_blog("commento-blog", "commento", POSTS)
+    first = commento.comments.add(commento.path("bench-hook"), "Gil", "Posted to Commento, read with a POST.")
+    commento.comments.add(commento.path("bench-hook"), "Hal", "A reply read the same way.", first.id)
     disqus = farm.add_site("disqus-blog")
     page = (
         "<html><head><title>A post</title></head><body><article><h1>A post</h1><p>"
@@ -215,7 +221,7 @@ def test_a_crawl_harvests_remark42_and_cusdis_threads_and_says_disqus_needs_a_ke
         "</channel></rss>"
     )
     farm.add_route(disqus, "/feed/", feed)
-    sites = [remark_site, cusdis_site, github_site, disqus]
+    sites = [remark_site, cusdis_site, github_site, commento_site, disqus]
     feeds = write_feeds(tmp_path / "feeds.txt", [s.feed_line() for s in sites])
     db = tmp_path / "blogs.db"
     settings = {"EXTRACT_MODE": "thread", "BLOGS_GITHUB_API": github.origin}
@@ -243,11 +249,15 @@ def test_a_crawl_harvests_remark42_and_cusdis_threads_and_says_disqus_needs_a_ke
         ("2024/05/bench-hook/", "Dee", None, "api:cusdis"),
         ("2024/05/bench-hook/", "Eve", None, "api:cusdis"),
         ("2024/05/quiet-post/", "octocat", None, "api:utterances"),
+        ("2024/05/bench-hook/", "Gil", None, "api:commento"),
+        ("2024/05/bench-hook/", "Hal", "Gil", "api:commento"),
     }
     assert rows(db, "SELECT comment_system, comments_state FROM articles WHERE url LIKE '%a-post/'") == [
         ("disqus", "not-harvested: needs disqus key")
     ]
     assert sorted(set(states(db).values())) == [
+        ("commento", "harvested"),
+        ("commento", "none"),
         ("cusdis", "harvested"),
         ("cusdis", "none"),
         ("disqus", "not-harvested: needs disqus key"),
