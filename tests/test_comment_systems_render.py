@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import urllib.request
+from pathlib import Path
 
 import pytest
 
 from extractor.commentsystems import detect_comment_system
 from extractor.rendered import rendered_comments
 from farm import BlogFarm
-from pipelines.render import AddressRule, render, render_target
+from pipelines.render import AddressRule, RenderCommentsPipeline, render, render_target
 from pipelines.renderpage import MAX_LOAD_MORE
 
 COMMENTS = [
@@ -118,3 +119,10 @@ def test_the_browser_is_refused_private_addresses_unless_the_crawl_allows_them(f
     assert rendered_comments((result.html or "").encode("utf-8"), url, "comments-app") == []
     requested = {r.path_only for r in farm.requests_for("widget-blog")}
     assert "/api/comments-1.json" not in requested and "/widget/comments-widget.js" not in requested
+
+
+def test_renders_stop_at_the_per_site_budget_and_the_per_minute_one(tmp_path: Path) -> None:
+    pipeline = RenderCommentsPipeline(str(tmp_path / "blogs.db"), per_minute=3, timeout=5, site_budget=2)
+    assert [pipeline._within_budget("jigs") for _ in range(3)] == [True, True, False]  # 2 renders a run for jigs
+    assert pipeline._within_budget("planes") is True  # another site has its own
+    assert pipeline._within_budget("saws") is False  # 3 a minute in all
