@@ -3,7 +3,7 @@
 CommentApiFetching._comment_api_requests(spider, article_row, page_response)  # [] or the first request
 
 When a fetched page embeds a comment system this crawler has a connector for (crawler.connectors:
-Isso, Remark42, Cusdis, Commento, utterances, Disqus with an API key), the spider reads the thread
+Isso, Remark42, Cusdis, Commento, giscus, utterances, Disqus with an API key), the spider reads the thread
 through Scrapy (robots.txt, AutoThrottle and the private-address rule apply as to pages), one request at a time,
 following "load more" to the end, within the per-site budget of endpoint requests
 (`BLOGS_COMMENT_API_BUDGET` per run, and per hour of a long run). The read, every response raw,
@@ -135,6 +135,9 @@ class CommentApiFetching(BlogsSpiderBase):
     def comment_api_failed(self, failure: Failure) -> Iterator[Request | CommentApiItem]:
         reading: ThreadReading = failure.request.meta["reading"]  # type: ignore[attr-defined]
         info = classify_failure(failure)
+        if info.status == 404 and CONNECTOR_PLANS[reading.system.name].missing_is_empty:
+            yield self._finished(reading, None)  # no thread yet: nobody commented
+            return
         self.inc(f"blogs/comment_api/{reading.system.name}/failed")
         yield from self._fall_back(reading, f"{reading.system.name} endpoint failed: {info.reason}")
 

@@ -53,6 +53,8 @@ class Connector:
     fallback: Callable[[CommentSystem], str | None] | None = None
     # The JSON body of a POST read, from the system and the page's URL (None: reads are GETs).
     post: Callable[[CommentSystem, str], bytes] | None = None
+    # A 404 answers a thread nobody commented on yet (giscus makes the discussion at the first comment).
+    missing_is_empty: bool = False
     # What the settings lack for this family's endpoint ("disqus key"): "not-harvested: needs <it>".
     needs: Callable[[ConnectorSettings], str | None] = _needs_nothing
 
@@ -176,8 +178,24 @@ def _disqus_more(data: Any, url: str, _system: CommentSystem, _page_size: int) -
     return [_with(url, cursor=cursor["next"])]
 
 
-def _never(_system: CommentSystem, _page_size: int, _settings: ConnectorSettings) -> str | None:
-    return None
+# -- giscus: GET {giscus}/api/discussions?repo=&term= (or &number=), what its widget asks for anonymous
+# readers (giscus.app reads GitHub with its own app token); comments 100 a page by cursor, replies within.
+
+
+def _giscus_first(system: CommentSystem, page_size: int, _settings: ConnectorSettings) -> str | None:
+    if not system.server or not system.thread or not system.site_id:
+        return None
+    query = {"repo": system.site_id, "first": min(page_size, 100)}
+    query.update({"number": system.thread} if system.thread.isdigit() else {"term": system.thread})
+    return f"{system.server}/api/discussions?{urlencode(query)}"
+
+
+def _giscus_more(data: Any, url: str, _system: CommentSystem, _page_size: int) -> list[str]:
+    discussion = data.get("discussion") if isinstance(data, dict) else None
+    info = (discussion or {}).get("pageInfo") or {}
+    if not info.get("hasNextPage") or not info.get("endCursor"):
+        return []
+    return [_with(url, after=info["endCursor"])]
 
 
 # -- Commento: POST {origin}/api/comment/list {"commenterToken", "domain", "path"} (the whole thread) --------
@@ -234,8 +252,7 @@ CONNECTOR_PLANS: dict[str, Connector] = {
     ),
     "utterances": Connector((b"utteranc.es",), _utterances_first, _utterances_more),
     "commento": Connector((b"commento",), _commento_first, _no_more, post=commento_body),
-    # GitHub Discussions answer only GraphQL, with a token; no reader for it is built: giscus threads say so.
-    "giscus": Connector((b"giscus", b"data-repo-id"), _never, _no_more, needs=lambda s: "token"),
+    "giscus": Connector((b"giscus", b"data-repo-id"), _giscus_first, _giscus_more, missing_is_empty=True),
 }
 MARKERS = tuple(m for connector in CONNECTOR_PLANS.values() for m in connector.markers)
 

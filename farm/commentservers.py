@@ -16,6 +16,8 @@ and the family's public read API with the JSON shapes its documentation gives:
 * utterances: GitHub's REST API (the crawl's BLOGS_GITHUB_API set to the site): `GET /search/issues?q=`
   finds the issue titled with the post's path, `GET /repos/{repo}/issues/{n}/comments?per_page=&page=`
   lists its comments (a JSON list, no replies);
+* giscus: `GET /api/discussions?repo=&term=&first=&after=` -> {"viewer", "discussion": {"comments": [...,
+  "replies": [...]], "pageInfo": {"hasNextPage", "endCursor"}, ...}}; 404 {"error"} for a thread without comments;
 * commento: `POST /api/comment/list` {"commenterToken", "domain", "path"} -> {"success", "comments": [...],
   "commenters": {...}}, the whole thread.
 
@@ -38,7 +40,7 @@ from urllib.parse import parse_qs, urlsplit
 from farm.render import rfc822
 from farm.response import HTML, RSS, Response, not_found
 
-FAMILIES = ("remark42", "cusdis", "utterances", "commento")
+FAMILIES = ("remark42", "cusdis", "utterances", "commento", "giscus")
 JSON = "application/json; charset=utf-8"
 CUSDIS_APP = "8f1c2a9e-farm"
 GITHUB_REPO = "ann/jigs-blog"
@@ -96,6 +98,12 @@ class CommentServer:
 
     def embed(self, origin: str, path: str) -> str:
         """The family's embed snippet for the post at `path`, with this site as its server."""
+        if self.family == "giscus":
+            return (
+                f'<script src="{origin}/client.js" data-repo="{GITHUB_REPO}" data-repo-id="R_kgDOfarm"'
+                ' data-category="Comments" data-category-id="DIC_kwDOfarm" data-mapping="pathname" data-strict="0"'
+                ' data-theme="light" crossorigin="anonymous" async></script><div class="giscus"></div>'
+            )
         if self.family == "commento":
             return f'<script defer src="{origin}/js/commento.js"></script><div id="commento"></div>'
         if self.family == "utterances":
@@ -133,7 +141,57 @@ class CommentServer:
             return _json(200, {"data": self._cusdis(query.get("pageId", ""), int(query.get("page") or 1))})
         if self.family == "utterances":
             return self._github(parts.path, query, origin)
+        if self.family == "giscus" and parts.path == "/api/discussions":
+            return self._giscus(query)
         return None
+
+    def _giscus(self, query: dict[str, str]) -> Response:
+        alive = self.thread(query.get("term", ""))
+        if query.get("repo") != GITHUB_REPO or not alive:
+            return _json(404, {"error": "Discussion not found"})
+        first, after = (
+            int(query.get("first") or 20),
+            int((query.get("after") or "Y3Vyc29yO0")[len("Y3Vyc29yO") :] or 0),
+        )
+
+        def shown(c: FakeComment, reply_to: int | None) -> dict[str, Any]:
+            return {
+                "id": f"DC_kwDOfarm{c.id:04d}",
+                "author": {"login": c.author, "avatarUrl": "", "url": f"https://github.com/{c.author}"},
+                "viewerDidAuthor": False,
+                "createdAt": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(c.created)),
+                "url": f"https://github.com/{GITHUB_REPO}/discussions/1#discussioncomment-{c.id}",
+                "authorAssociation": "NONE",
+                "lastEditedAt": _rfc3339(c.edited) if c.edited else None,
+                "deletedAt": _rfc3339(c.created) if c.deleted else None,
+                "isMinimized": False,
+                "bodyHTML": "" if c.deleted else f"<p>{escape(c.text)}</p>",
+                **({"replyToId": f"DC_kwDOfarm{reply_to:04d}"} if reply_to else {}),
+            }
+
+        def root(c: FakeComment) -> int:  # GitHub nests one level: a reply to a reply answers its top comment
+            while c.parent is not None and c.parent in self.comments:
+                c = self.comments[c.parent]
+            return c.id
+
+        top = [c for c in alive if c.parent is None]
+        page = top[after : after + first]
+        comments = []
+        for c in page:
+            replies = [shown(r, c.id) for r in alive if r.parent is not None and root(r) == c.id]
+            comments.append({**shown(c, None), "upvoteCount": 0, "replyCount": len(replies), "replies": replies})
+        more = after + first < len(top)
+        info = {"startCursor": f"Y3Vyc29yO{after}", "hasNextPage": more, "hasPreviousPage": after > 0}
+        discussion = {
+            "id": "D_kwDOfarm",
+            "locked": False,
+            "totalCommentCount": len(top),
+            "totalReplyCount": len(alive) - len(top),
+            "pageInfo": {**info, "endCursor": f"Y3Vyc29yO{after + first}"},
+            "repository": {"nameWithOwner": GITHUB_REPO},
+            "comments": comments,
+        }
+        return _json(200, {"viewer": None, "discussion": discussion})
 
     def answer_post(self, target: str, body: bytes) -> Response | None:
         """Commento's list (a POST); None: no such route."""

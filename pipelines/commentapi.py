@@ -21,6 +21,7 @@ from pipelines.commentparsers import (
     commento_comments,
     cusdis_comments,
     disqus_comments,
+    giscus_comments,
     isso_feed_comments,
     remark42_comments,
     thread_records,
@@ -99,6 +100,7 @@ PARSERS = {
     "disqus": disqus_comments,
     "utterances": utterances_comments,
     "commento": commento_comments,
+    "giscus": giscus_comments,
     "rendered": rendered_records,
 }
 

@@ -166,6 +166,22 @@ def utterances_comments(responses: Sequence[dict[str, Any]]) -> list[dict[str, A
     return thread_records(found)
 
 
+def giscus_comments(responses: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """giscus's discussions API: {"discussion": {"comments": [{id, author: {login}, bodyHTML, createdAt, deletedAt,
+    replies: [{id, replyToId, ...}]}], "pageInfo": {...}}}; a deleted comment's replies stay."""
+    found = []
+    for data in _answers(responses):
+        for c in (data.get("discussion") or {}).get("comments") or []:
+            for item, parent in [(c, None), *((r, r.get("replyToId") or c["id"]) for r in c.get("replies") or [])]:
+                author = (item.get("author") or {}).get("login")
+                deleted = bool(item.get("deletedAt"))
+                body = str(item.get("bodyHTML") or "")
+                found.append(
+                    ApiComment(str(item["id"]), parent, _text_of(author), body, item.get("createdAt"), deleted)
+                )
+    return thread_records(found)
+
+
 def commento_comments(responses: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """Commento's comment/list: {"success", "comments": [{commentHex, commenterHex, html, markdown, parentHex
     ("root": top level), creationDate, deleted}], "commenters": {hex: {name, ...}}}."""

@@ -31,7 +31,7 @@ HARVESTED = "harvested"
 NONE = "none"
 NOT_HARVESTED = "not-harvested"
 # Systems with an endpoint reader (crawler.connectors; Disqus's needs BLOGS_DISQUS_API_KEY).
-CONNECTORS = frozenset({"isso", "remark42", "cusdis", "commento", "disqus", "utterances"})
+CONNECTORS = frozenset({"isso", "remark42", "cusdis", "commento", "disqus", "giscus", "utterances"})
 
 
 def loads_by_script(system: str | None) -> bool:

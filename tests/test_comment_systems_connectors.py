@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,6 +76,13 @@ THREADED = [
     ("Cy", "Bob", "2024-05-01T10:02:00.000Z"),
     ("Dee", None, "2024-05-01T10:01:30.000Z"),
 ]
+# GitHub Discussions (giscus) nest one level: a reply to a reply answers the top comment.
+ONE_LEVEL = [
+    ("Ann", None, "2024-05-01T10:00:00.000Z"),
+    ("Bob", "Ann", "2024-05-01T10:01:00.000Z"),
+    ("Cy", "Ann", "2024-05-01T10:02:00.000Z"),
+    ("Dee", None, "2024-05-01T10:01:30.000Z"),
+]
 # GitHub issue comments (utterances) have no replies: the thread in time order.
 FLAT = [
     ("Ann", None, "2024-05-01T10:00:00.000Z"),
@@ -85,7 +93,8 @@ FLAT = [
 
 
 @pytest.mark.parametrize(
-    ("family", "expected"), [("remark42", THREADED), ("cusdis", THREADED), ("commento", THREADED), ("utterances", FLAT)]
+    ("family", "expected"),
+    [("remark42", THREADED), ("cusdis", THREADED), ("commento", THREADED), ("giscus", ONE_LEVEL), ("utterances", FLAT)],
 )
 def test_a_thread_read_from_the_fake_server_keeps_authors_dates_and_replies(
     farm: BlogFarm, family: str, expected: list[tuple[str, str | None, str]]
@@ -95,7 +104,11 @@ def test_a_thread_read_from_the_fake_server_keeps_authors_dates_and_replies(
     records = PARSERS[family](read_thread(blog, "shooting-board", family))
     assert shape(records) == expected
     assert records[0]["text"] == "Nice jig, what angle did you plane the fence to?"
-    assert PARSERS[family](read_thread(blog, "quiet-post", family)) == []
+    if CONNECTOR_PLANS[family].missing_is_empty:  # giscus: no discussion until the first comment
+        with pytest.raises(urllib.error.HTTPError, match="404"):
+            read_thread(blog, "quiet-post", family)
+    else:
+        assert PARSERS[family](read_thread(blog, "quiet-post", family)) == []
 
 
 def test_cusdis_pages_are_all_read_and_a_deleted_remark42_comment_keeps_its_replies(farm: BlogFarm) -> None:
@@ -167,7 +180,6 @@ def test_disqus_reads_follow_the_cursor_and_never_store_the_key() -> None:
 
 def test_every_connector_the_store_knows_has_a_plan_and_a_parser() -> None:
     assert set(CONNECTORS) <= set(CONNECTOR_PLANS)
-    assert CONNECTOR_PLANS["giscus"].needs(ConnectorSettings()) == "token"
     assert set(CONNECTORS) <= set(PARSERS)
     assert api_timestamp("2024-05-01T10:00:00.123456789-02:00") == pytest.approx(1_714_564_800.123456)
     assert api_timestamp("yesterday") is None
@@ -202,6 +214,9 @@ def test_a_crawl_harvests_remark42_and_cusdis_threads_and_says_disqus_needs_a_ke
     cusdis.comments.add(cusdis.path("bench-hook"), "Eve", "A third top-level comment, on page two.")
     github_site, github = farm.add_comment_blog("utterances-blog", "utterances", POSTS)
     github.comments.add(github.path("quiet-post"), "octocat", "Issue comments count too.")
+    giscus_site, giscus = farm.add_comment_blog("giscus-blog", "giscus", POSTS, page_size=1)
+    for author in ("Ivy", "Jo", "Kim"):  # three top-level comments: three pages of one
+        giscus.comments.add(giscus.path("shooting-board"), author, f"{author} read this through giscus.")
     commento_site, commento = farm.add_comment_blog("commento-blog", "commento", POSTS)
     first = commento.comments.add(commento.path("bench-hook"), "Gil", "Posted to Commento, read with a POST.")
     commento.comments.add(commento.path("bench-hook"), "Hal", "A reply read the same way.", first.id)
@@ -221,10 +236,10 @@ def test_a_crawl_harvests_remark42_and_cusdis_threads_and_says_disqus_needs_a_ke
         "</channel></rss>"
     )
     farm.add_route(disqus, "/feed/", feed)
-    sites = [remark_site, cusdis_site, github_site, commento_site, disqus]
+    sites = [remark_site, cusdis_site, github_site, commento_site, giscus_site, disqus]
     feeds = write_feeds(tmp_path / "feeds.txt", [s.feed_line() for s in sites])
     db = tmp_path / "blogs.db"
-    settings = {"EXTRACT_MODE": "thread", "BLOGS_GITHUB_API": github.origin}
+    settings = {"EXTRACT_MODE": "thread", "BLOGS_GITHUB_API": github.origin, "BLOGS_COMMENT_API_PAGE_SIZE": "1"}
     result = run_crawl(feeds, db, settings=settings)
     assert result.returncode == 0, result.stderr[-3000:]
 
@@ -251,6 +266,9 @@ def test_a_crawl_harvests_remark42_and_cusdis_threads_and_says_disqus_needs_a_ke
         ("2024/05/quiet-post/", "octocat", None, "api:utterances"),
         ("2024/05/bench-hook/", "Gil", None, "api:commento"),
         ("2024/05/bench-hook/", "Hal", "Gil", "api:commento"),
+        ("2024/05/shooting-board/", "Ivy", None, "api:giscus"),
+        ("2024/05/shooting-board/", "Jo", None, "api:giscus"),
+        ("2024/05/shooting-board/", "Kim", None, "api:giscus"),
     }
     assert rows(db, "SELECT comment_system, comments_state FROM articles WHERE url LIKE '%a-post/'") == [
         ("disqus", "not-harvested: needs disqus key")
@@ -261,6 +279,8 @@ def test_a_crawl_harvests_remark42_and_cusdis_threads_and_says_disqus_needs_a_ke
         ("cusdis", "harvested"),
         ("cusdis", "none"),
         ("disqus", "not-harvested: needs disqus key"),
+        ("giscus", "harvested"),
+        ("giscus", "none"),
         ("remark42", "harvested"),
         ("remark42", "none"),
         ("utterances", "harvested"),
