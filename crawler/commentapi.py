@@ -74,10 +74,12 @@ class CommentApiFetching(BlogsSpiderBase):
                 return [self._finished(ThreadReading(art, system, response.url, []), f"needs {missing}")]
             return []
         reading = ThreadReading(art, system, first, [first], page_url=response.url)
+        request = self._next_api_request(reading)
+        if request is None:  # the site's budget is spent: the thread waits for the next re-fetch
+            return []
         self.inflight_comment_feeds.add(art["url"])  # its site stays busy until the read is stored
         self.inc(f"blogs/comment_api/{system.name}/reads")
-        request = self._next_api_request(reading)
-        return [request] if request is not None else []
+        return [request]
 
     def _next_api_request(self, reading: ThreadReading) -> Request | None:
         site = reading.article["site"]

@@ -68,7 +68,8 @@ _MARK_MORE_JS = """([id, pattern]) => {
   return false;
 }"""
 
-# Copies every shadow root under the container into its host as light DOM (depth first).
+# Copies every shadow root under the container into its host as light DOM (depth first); a container
+# that is a web component becomes a plain element holding the same.
 _INLINE_SHADOW_JS = """(id) => {
   const root = document.getElementById(id);
   if (!root) return 0;
@@ -87,12 +88,27 @@ _INLINE_SHADOW_JS = """(id) => {
     }
   };
   inline(root);
+  if (root.tagName.includes('-')) {  // a web component: the extractor reads a plain element in its place
+    const plain = document.createElement('div');
+    plain.innerHTML = root.innerHTML;
+    root.replaceWith(plain);
+    plain.id = id;
+  }
   return copied;
+}"""
+
+
+# A container named by a web component's tag (extractor.commentsystems: no id of its own) gets that id.
+_NAME_CONTAINER_JS = """(id) => {
+  if (document.getElementById(id)) return;
+  const el = /^[a-z][a-z0-9]*-[a-z0-9-]+$/.test(id) ? document.querySelector(id) : null;
+  if (el) el.id = id;
 }"""
 
 
 def wait_for_thread(page: Any, container: str, seconds: float) -> None:
     """Until the container (with its shadow roots and iframes) shows something; Playwright's timeout otherwise."""
+    page.evaluate(_NAME_CONTAINER_JS, container)
     page.wait_for_function(_TEXT_JS, arg=container, timeout=max(1.0, seconds) * 1000)
 
 

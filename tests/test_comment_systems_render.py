@@ -126,3 +126,26 @@ def test_renders_stop_at_the_per_site_budget_and_the_per_minute_one(tmp_path: Pa
     assert [pipeline._within_budget("jigs") for _ in range(3)] == [True, True, False]  # 2 renders a run for jigs
     assert pipeline._within_budget("planes") is True  # another site has its own
     assert pipeline._within_budget("saws") is False  # 3 a minute in all
+
+
+@pytest.mark.slow
+def test_a_web_component_without_an_id_is_rendered_by_its_tag(farm: BlogFarm) -> None:
+    # Hyvor Talk's embed: <hyvor-talk-comments>, its thread in the element's shadow root.
+    url = serve_widget_blog(farm)
+    site = farm.site_for(url)
+    component = WIDGET.split("const holder")[0].replace("farm-thread", "hyvor-talk-comments")
+    farm.add_route(site, "/widget/hyvor-embed.js", component, content_type="text/javascript")
+    words = " ".join(f"The bench hook is a jig I built from maple, part {n}." for n in range(40))
+    page = (
+        "<!doctype html><html><head><title>Bench hook</title></head><body><article><h1>Bench hook</h1>"
+        f"<p>{words}</p></article><hyvor-talk-comments website-id='1234' page-id='bench-hook'></hyvor-talk-comments>"
+        '<script type="module" src="/widget/hyvor-embed.js"></script></body></html>'
+    )
+    url = farm.add_route(site, "/2024/05/bench-hook/", page, content_type="text/html; charset=utf-8")
+    body = fetched(url)
+    target = render_target(url, body)
+    assert target is not None and (target.system, target.container) == ("hyvor-talk", "hyvor-talk-comments")
+    result = render(url, body, target.container, timeout=60, rule=AddressRule(allow_private=True))
+    assert result.error is None and result.html is not None
+    records = rendered_comments(result.html.encode("utf-8"), url, target.container)
+    assert sorted((r.author, r.date, r.text) for r in records) == sorted(COMMENTS[:4])  # two pages, no iframe
