@@ -115,7 +115,8 @@ def render(url: str, body: bytes, container: str, timeout: float, rule: AddressR
             browser = driver.chromium.launch(executable_path=CHROMIUM, args=_browser_args(url))
             try:
                 context = browser.new_context(accept_downloads=False, service_workers="block")
-                context.route("**/*", lambda route: _only_web(route, url, body, rule))
+                refused: dict[str, str | None] = {}  # host -> the rule's answer, asked once per render
+                context.route("**/*", lambda route: _only_web(route, url, body, rule, refused))
                 page = context.new_page()
                 page.goto(url, wait_until="networkidle", timeout=timeout * 1000)
                 deadline = started + timeout
@@ -145,13 +146,20 @@ def _browser_args(url: str) -> list[str]:
     return args
 
 
-def _only_web(route: Any, url: str, body: bytes, rule: AddressRule) -> None:
+def _only_web(route: Any, url: str, body: bytes, rule: AddressRule, refused: dict[str, str | None]) -> None:
     """The page itself from the store; other http(s) requests go out unless the address rule refuses
     their host; any other scheme is refused. (Chromium resolves the name again when it connects.)"""
     requested = route.request.url
     if requested == url:
         route.fulfill(status=200, body=body, headers={"Content-Type": "text/html; charset=utf-8"})
-    elif requested.startswith(("http://", "https://")) and rule.refusal(requested) is None:
+        return
+    if not requested.startswith(("http://", "https://")):
+        route.abort("addressunreachable")
+        return
+    host = urlsplit(requested).hostname or ""
+    if host not in refused:
+        refused[host] = rule.refusal(requested)
+    if refused[host] is None:
         route.continue_()
     else:
         route.abort("addressunreachable")
