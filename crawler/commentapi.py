@@ -23,7 +23,14 @@ from scrapy import Request
 from scrapy.http import Response
 from twisted.python.failure import Failure
 
-from crawler.connectors import CONNECTOR_PLANS, ISSO_FEED_LIMIT, MARKERS, ConnectorSettings, redact_key
+from crawler.connectors import (
+    CONNECTOR_PLANS,
+    ISSO_FEED_LIMIT,
+    MARKERS,
+    ConnectorSettings,
+    answer_error,
+    redact_key,
+)
 from crawler.items import CommentApiItem
 from crawler.responses import classify_failure
 from crawler.spiderbase import PRIO_COMMENT_FEED, BlogsSpiderBase
@@ -122,6 +129,10 @@ class CommentApiFetching(BlogsSpiderBase):
             return
         if not isinstance(data, dict | list):
             yield self._finished(reading, f"{system} endpoint answered no thread ({redact_key(response.url)})")
+            return
+        refused = answer_error(data)
+        if refused is not None:
+            yield from self._fall_back(reading, f"{system} endpoint refused: {refused}")
             return
         more = CONNECTOR_PLANS[system].more(data, response.url, reading.system, self.comment_api_page_size)
         reading.pending.extend(more)

@@ -257,6 +257,17 @@ CONNECTOR_PLANS: dict[str, Connector] = {
 MARKERS = tuple(m for connector in CONNECTOR_PLANS.values() for m in connector.markers)
 
 
+def answer_error(data: Any) -> str | None:
+    """The refusal a 200 answer carries, in the families' own words (Commento's `success: false`,
+    Disqus's nonzero `code`, an `error` field), or None for a thread."""
+    if not isinstance(data, dict):
+        return None
+    if data.get("success") is False or data.get("code") not in (None, 0) or data.get("error"):
+        detail = data.get("message") or data.get("error") or data.get("response") or data.get("code")
+        return str(detail)[:200]
+    return None
+
+
 def redact_key(url: str) -> str:
     """`url` without its api_key (stored raw reads must not keep a credential)."""
     if "api_key=" not in url:

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from crawl_helpers import rows, run_crawl, write_feeds
 
-from crawler.connectors import CONNECTOR_PLANS, ConnectorSettings, redact_key
+from crawler.connectors import CONNECTOR_PLANS, ConnectorSettings, answer_error, redact_key
 from extractor.commentsystems import CommentSystem, detect_comment_system
 from farm import BlogFarm
 from farm.commentservers import CommentBlog, CommentServer
@@ -183,6 +183,11 @@ def test_every_connector_the_store_knows_has_a_plan_and_a_parser() -> None:
     assert set(CONNECTORS) <= set(PARSERS)
     assert api_timestamp("2024-05-01T10:00:00.123456789-02:00") == pytest.approx(1_714_564_800.123456)
     assert api_timestamp("yesterday") is None
+    # A 200 that refuses: not an empty thread.
+    assert answer_error({"success": False, "message": "This domain is not registered."}) is not None
+    assert answer_error({"code": 5, "response": "Invalid API key"}) == "Invalid API key"
+    assert answer_error({"comments": [], "info": {"count": 0}}) is None
+    assert answer_error([]) is None
 
 
 @dataclass
