@@ -101,8 +101,15 @@ BLOGS_WARC_MAX_SIZE = 1 << 30
 # comments per request; renders in headless Chromium per minute (0: off) and seconds per render.
 BLOGS_COMMENT_API_BUDGET = 200
 BLOGS_COMMENT_API_PAGE_SIZE = 100
+# Disqus answers its thread API only with the forum's public API key (empty: Disqus threads say so).
+BLOGS_DISQUS_API_KEY = ""
+# utterances threads are GitHub issues, read from GitHub's REST API (another base: GitHub Enterprise);
+# a token only raises its rate limit (60 requests an hour without one).
+BLOGS_GITHUB_API = "https://api.github.com"
+BLOGS_GITHUB_TOKEN = ""
 BLOGS_RENDER_COMMENTS = 0
 BLOGS_RENDER_TIMEOUT = 30
+BLOGS_RENDER_SITE_BUDGET = 0  # renders per site and run (0: no limit beyond the per-minute one)
 # `scrapy sites|posts|comments|search|export|reextract` (commands), and `scrapy crawl`
 # itself (commands/crawl.py: lock first, summary last, exit codes).
 COMMANDS_MODULE = "commands"

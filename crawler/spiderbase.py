@@ -99,7 +99,7 @@ class BlogsSpiderBase(Spider):
         """The request for an article page (ArticleFetching)."""
         raise NotImplementedError
 
-    def _comment_api_requests(self, art: dict[str, Any], response: Any) -> list[Request]:
+    def _comment_api_requests(self, art: dict[str, Any], response: Any) -> list[Any]:
         """The first endpoint request for a page whose comments load by script (CommentApiFetching)."""
         raise NotImplementedError
 

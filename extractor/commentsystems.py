@@ -69,7 +69,8 @@ class CommentSystem:
 
     `server`: base URL of the comment server (no trailing slash); `thread`: the id or path the
     server keys the page's thread by; `site_id`: shortname, site or app id, or repository;
-    `container`: id of the element the script fills (None: an iframe or shadow DOM holds the thread).
+    `container`: id of the element the script fills (None: no element known), or the tag name of a web
+    component without an id (the renderer gives it that id).
     """
 
     name: str
@@ -217,13 +218,15 @@ def _hyvor(m: _Markup) -> CommentSystem | None:
     if "hyvor" not in m.text:
         return None
     element = m.first("//hyvor-talk-comments")
-    if element is not None:
+    if element is not None:  # a web component without an id: the renderer names it by its tag
         page = element.get("page-id") or m.url
-        return CommentSystem("hyvor-talk", "https://talk.hyvor.com", page, element.get("website-id"))
+        container = element.get("id") or "hyvor-talk-comments"
+        return CommentSystem("hyvor-talk", "https://talk.hyvor.com", page, element.get("website-id"), container)
     if m.script_src(r"talk\.hyvor\.com/") is None and m.by_id.get("hyvor-talk-view") is None:
         return None
     website = re.search(r"HYVOR_TALK_WEBSITE\s*=\s*['\"]?(\w+)", m.text)
-    return CommentSystem("hyvor-talk", "https://talk.hyvor.com", m.url, website.group(1) if website else None)
+    site_id = website.group(1) if website else None
+    return CommentSystem("hyvor-talk", "https://talk.hyvor.com", m.url, site_id, container="hyvor-talk-view")
 
 
 def _facebook(m: _Markup) -> CommentSystem | None:

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 from farm import corpus, hostile
 from farm.clock import Clock, to_timestamp
+from farm.commentservers import CommentBlog, CommentServer
 from farm.corpus import DEFAULT_CORPUS_ROOT, REWRITTEN_KINDS, CorpusEntry
 from farm.generated import BlogOptions, GeneratedArticle, GeneratedBlog
 from farm.httpd import HOST, Handler, SiteServer, write_response
@@ -68,6 +69,7 @@ class BlogFarm:
         self._acceptor: threading.Thread | None = None
         self._backends: dict[str, Backend] = {}
         self._custom: dict[tuple[str, str], Response] = {}
+        self._comment_blogs: dict[str, CommentBlog] = {}  # their routes see the query and the User-Agent
         self._rules = hostile.Rules()
         self._log = RequestLog()
         self._lock = threading.Lock()
@@ -242,6 +244,25 @@ class BlogFarm:
         site = FarmSite(name, "custom", origin, origin + "/feed/", origin + "/")
         return self._launch(server, site, lambda path, _now: not_found(path))
 
+    def add_comment_blog(
+        self,
+        name: str,
+        family: str,
+        posts: list[str],
+        *,
+        page_size: int = 10,
+        published: float | None = None,
+        browsers_only: bool = False,
+    ) -> tuple[FarmSite, CommentBlog]:
+        """A blog whose comments a fake `family` server on the same site serves (farm.commentservers)."""
+        server, origin = self._listen(name, port=0)
+        when = published if published is not None else time.time() - 600
+        blog = CommentBlog(origin, list(posts), CommentServer(family, page_size, browsers_only), when)
+        site = FarmSite(name, "custom", origin, origin + "/feed/", origin + "/")
+        with self._lock:
+            self._comment_blogs[name] = blog
+        return self._launch(server, site, blog.route), blog
+
     def add_route(
         self,
         site: str | FarmSite,
@@ -350,12 +371,15 @@ class BlogFarm:
 
     # --- request handling (runs in connection threads) -----------------------------------
 
-    def _route(self, site: str, path: str) -> Response:
+    def _route(self, site: str, path: str, target: str = "", user_agent: str | None = None) -> Response:
         with self._lock:
             custom = self._custom.get((site, path))
             backend = self._backends.get(site)
+            comment_blog = self._comment_blogs.get(site)
         if custom is not None:
             return custom
+        if comment_blog is not None:
+            return comment_blog.route(target or path, self.clock.now(), user_agent)
         if backend is None:
             return not_found(path)
         return backend(path, self.clock.now())
@@ -367,15 +391,21 @@ class BlogFarm:
         headers = {k.lower(): v for k, v in h.headers.items()}
         if h.command == "POST":
             length = int(headers.get("content-length") or 0)
-            h.rfile.read(length)  # drain it so keep-alive stays in sync
-            resp = Response(405, b"", headers={"Allow": "GET, HEAD"})
+            data = h.rfile.read(length)  # drained in any case, so keep-alive stays in sync
+            with self._lock:
+                comment_blog = self._comment_blogs.get(site)
+            answer = comment_blog.comments.answer_post(h.path, data) if comment_blog is not None else None
+            resp = answer if answer is not None else Response(405, b"", headers={"Allow": "GET, HEAD"})
         else:
             rule = self._rules.take(site, path)
             if rule is None:
-                resp = self._route(site, path)
+                resp = self._route(site, path, h.path, headers.get("user-agent"))
             else:
                 resp = hostile.respond(
-                    rule, lambda: self._route(site, path), lambda: self._route(site, "/"), self._stopping
+                    rule,
+                    lambda: self._route(site, path, h.path, headers.get("user-agent")),
+                    lambda: self._route(site, "/"),
+                    self._stopping,
                 )
             resp = apply_conditional(resp, headers)
         port = int(h.server.server_address[1])

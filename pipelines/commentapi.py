@@ -17,6 +17,16 @@ from typing import Any
 from extractor.commentfeed import html_text
 from extractor.records import CommentRecord
 from extractor.rendered import rendered_comments
+from pipelines.commentparsers import (
+    commento_comments,
+    cusdis_comments,
+    disqus_comments,
+    giscus_comments,
+    isso_feed_comments,
+    remark42_comments,
+    thread_records,
+    utterances_comments,
+)
 from store import StoreBackend
 from store.clock import to_iso
 from store.comments import comment_dicts, refresh_article
@@ -46,7 +56,11 @@ def _isso_items(responses: Sequence[dict[str, Any]]) -> dict[int, dict[str, Any]
 
 def isso_comments(responses: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """The comment records (store.comments.comment_dicts) of an Isso thread read, in thread order:
-    each top-level comment by time, then its replies by time; a deleted comment is left out."""
+    each top-level comment by time, then its replies by time; a deleted comment is left out.
+    A read whose JSON API failed has the thread's Atom feed instead (crawler.connectors)."""
+    feeds = [str(r.get("body") or "") for r in responses if str(r.get("body") or "").lstrip().startswith("<")]
+    if feeds:
+        return thread_records([c for body in feeds for c in isso_feed_comments(body)])
     items = _isso_items(responses)
     children: dict[int | None, list[dict[str, Any]]] = {}
     for comment in items.values():
@@ -79,7 +93,16 @@ def rendered_records(responses: Sequence[dict[str, Any]]) -> list[dict[str, Any]
     return comment_dicts(rendered_comments(str(last["body"]).encode("utf-8"), last.get("url"), str(last["container"])))
 
 
-PARSERS = {"isso": isso_comments, "rendered": rendered_records}
+PARSERS = {
+    "isso": isso_comments,
+    "remark42": remark42_comments,
+    "cusdis": cusdis_comments,
+    "disqus": disqus_comments,
+    "utterances": utterances_comments,
+    "commento": commento_comments,
+    "giscus": giscus_comments,
+    "rendered": rendered_records,
+}
 
 
 def process_api_read(db: Database, read_id: int, now: float) -> int | None:

@@ -30,7 +30,8 @@ from store.sql import Database
 HARVESTED = "harvested"
 NONE = "none"
 NOT_HARVESTED = "not-harvested"
-CONNECTORS = frozenset({"isso"})  # systems with an endpoint reader (crawler.commentapi)
+# Systems with an endpoint reader (crawler.connectors; Disqus's needs BLOGS_DISQUS_API_KEY).
+CONNECTORS = frozenset({"isso", "remark42", "cusdis", "commento", "disqus", "giscus", "utterances"})
 
 
 def loads_by_script(system: str | None) -> bool:

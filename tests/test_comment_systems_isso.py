@@ -27,6 +27,10 @@ from typing import Any
 import pytest
 from crawl_helpers import PROJECT, rows, run_crawl, wait_for, write_feeds
 
+from crawler.connectors import CONNECTOR_PLANS
+from extractor.commentsystems import CommentSystem
+from pipelines.commentapi import isso_comments
+
 ISSO = Path(sys.executable).with_name("isso")
 POSTS = ("shooting-board", "bench-hook", "quiet-post", "long-thread")
 PAGE_SIZE = 3  # comments per Isso request: the long thread needs several "load more" pages
@@ -48,6 +52,8 @@ class IssoServer:
     port: int = field(default_factory=free_port)
     proc: subprocess.Popen[bytes] | None = None
     cookies: http.cookiejar.CookieJar = field(default_factory=http.cookiejar.CookieJar)
+    # Pages embed Isso behind the blog's /isso/ proxy, which passes the feed and refuses the JSON API.
+    proxied: bool = False
 
     @property
     def url(self) -> str:
@@ -57,7 +63,8 @@ class IssoServer:
         config = self.root / "isso.cfg"
         config.write_text(
             f"[general]\ndbpath = {self.root / 'comments.db'}\nhost = {self.blog_origin}\nmax-age = 1h\n"
-            f"[server]\nlisten = {self.url}/\n[guard]\nenabled = false\n[moderation]\nenabled = false\n",
+            f"[server]\nlisten = {self.url}/\n[guard]\nenabled = false\n[moderation]\nenabled = false\n"
+            f"[rss]\nbase = {self.blog_origin}\n",
             encoding="utf-8",
         )
         log = open(self.root / "isso.log", "ab")  # noqa: SIM115 -- the child owns it
@@ -116,6 +123,13 @@ def blog_handler(isso: IssoServer) -> type[BaseHTTPRequestHandler]:
 
         def do_GET(self) -> None:
             host = self.headers.get("Host")
+            if self.path.startswith("/isso/"):
+                if not self.path.startswith("/isso/feed?"):
+                    self._send(403, "text/plain", "forbidden")
+                    return
+                with urllib.request.urlopen(isso.url + self.path[len("/isso") :], timeout=10) as answer:
+                    self._send(answer.status, answer.headers["Content-Type"], answer.read().decode("utf-8"))
+                return
             if self.path == "/feed.xml":
                 items = "".join(
                     f"<item><title>{slug}</title><link>http://{host}/2024/05/{slug}/</link>"
@@ -131,10 +145,11 @@ def blog_handler(isso: IssoServer) -> type[BaseHTTPRequestHandler]:
                 self._send(404, "text/plain", "not found")
                 return
             words = " ".join(f"{slug} is a jig I built from oak and maple, part {n}." for n in range(40))
+            server = f"http://{host}/isso" if isso.proxied else isso.url
             page = (
                 f"<!doctype html><html><head><title>{slug}</title></head><body><header><a href='/'>Jigs</a></header>"
                 f"<article><h1>{slug}</h1><p>{words}</p></article><h2>Comments</h2>"
-                f'<script data-isso="{isso.url}/" src="{isso.url}/js/embed.min.js"></script>'
+                f'<script data-isso="{server}/" src="{server}/js/embed.min.js"></script>'
                 '<section id="isso-thread"><noscript>Javascript needs to be activated to view comments.</noscript>'
                 "</section><footer>Jigs blog, all rights reserved</footer></body></html>"
             )
@@ -330,6 +345,56 @@ def test_with_endpoint_reads_off_the_comments_come_from_rendering_in_chromium(
         ("Ann", None),
         ("Bob", "Ann"),
         ("Cy", None),
+    ]
+    found = states(db)
+    assert found.pop(a) == ("isso", "harvested")
+    assert set(found.values()) == {("isso", "none")}
+
+
+@pytest.mark.slow
+def test_isso_feed_is_the_second_way_to_a_thread(isso_blog: tuple[IssoServer, str]) -> None:
+    isso, _ = isso_blog
+    a = "/2024/05/shooting-board/"
+    ann = isso.comment(a, "Nice jig, what angle did you plane the fence to?", "Ann")
+    isso.comment(a, "Ninety degrees, checked with a square.", "Bob", parent=ann)
+    isso.comment(a, "I glued a strip of sandpaper under mine.", "Cy")
+    system = CommentSystem("isso", isso.url, a)
+    feed_url = CONNECTOR_PLANS["isso"].fallback(system)  # type: ignore[misc]
+    with urllib.request.urlopen(feed_url, timeout=10) as answer:
+        feed = answer.read().decode("utf-8")
+    records = isso_comments([{"url": feed_url, "status": 200, "body": feed}])
+    by_fp = {r["fingerprint"]: r for r in records}
+    assert [(r["author"], by_fp[r["parent"]]["author"] if r["parent"] else None, r["text"]) for r in records] == [
+        ("Ann", None, "Nice jig, what angle did you plane the fence to?"),
+        ("Bob", "Ann", "Ninety degrees, checked with a square."),
+        ("Cy", None, "I glued a strip of sandpaper under mine."),
+    ]
+    assert all(r["date"] for r in records)
+
+
+@pytest.mark.slow
+def test_when_the_json_api_is_refused_the_crawl_reads_the_isso_feed(
+    isso_blog: tuple[IssoServer, str], tmp_path: Path
+) -> None:
+    isso, blog = isso_blog
+    isso.proxied = True  # the blog's /isso/ proxy refuses the JSON API (403) and passes the feed
+    posted = Thread()
+    a = "/2024/05/shooting-board/"
+    ann = posted.add(isso, a, "Ann", "Nice jig, what angle did you plane the fence to?")
+    posted.add(isso, a, "Bob", "Ninety degrees, checked with a square.", parent=ann)
+    posted.add(isso, a, "Cy", "I glued a strip of sandpaper under mine.")
+    feeds = write_feeds(tmp_path / "feeds.txt", [f"{blog}/feed.xml jigs"])
+    db = tmp_path / "blogs.db"
+    result = run_crawl(feeds, db, settings=SETTINGS)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stat("comment_api/isso/failed") == len(POSTS)
+    assert result.stat("comment_api/isso/fallback") == len(POSTS)
+    (thread,) = stored(db).values()
+    by_fp = {c["fingerprint"]: c for c in thread}
+    assert [(c["author"], by_fp[c["parent"]]["author"] if c["parent"] else None, c["source"]) for c in thread] == [
+        ("Ann", None, "api:isso"),
+        ("Bob", "Ann", "api:isso"),
+        ("Cy", None, "api:isso"),
     ]
     found = states(db)
     assert found.pop(a) == ("isso", "harvested")

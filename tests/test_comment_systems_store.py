@@ -126,7 +126,9 @@ def test_comments_state_wording() -> None:
     assert comments_state("html", 0, []) == "none"
     assert comments_state("html", None, []) == "not-harvested: page not extracted"
     assert comments_state("jetpack", 0, []) == "none"  # Jetpack's comments are in the HTML
-    assert comments_state("disqus", 0, []) == "not-harvested: no connector for disqus"
+    assert comments_state("facebook", 0, []) == "not-harvested: no connector for facebook"
+    needs_key = ThreadRead("disqus", "2026-01-01T00:00:00Z", 1, False, "needs disqus key", [])
+    assert comments_state("disqus", 0, [needs_key]) == "not-harvested: needs disqus key"
     assert comments_state("unknown-script", 0, []) == "not-harvested: no connector for unknown-script"
     assert comments_state("isso", 0, []) == "not-harvested: isso endpoint not read yet"
     assert comments_state("isso", 0, [read]) == "none"  # read: the thread is empty

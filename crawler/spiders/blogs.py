@@ -31,6 +31,7 @@ from twisted.python.failure import Failure
 
 from crawler.articlefetching import ArticleFetching
 from crawler.commentapi import DEFAULT_BUDGET, DEFAULT_PAGE_SIZE, CommentApiFetching
+from crawler.connectors import ConnectorSettings
 from crawler.feedpolling import FeedPolling
 from crawler.feedsfile import FeedsFileError, load_feeds_file
 from crawler.items import CommentApiItem, CommentFeedItem, PageItem
@@ -144,6 +145,11 @@ class BlogsSpider(FeedPolling, ArticleFetching, CommentApiFetching):
         spider.comment_api_budget = checked.get("BLOGS_COMMENT_API_BUDGET", DEFAULT_BUDGET)
         spider.comment_api_page_size = checked.get("BLOGS_COMMENT_API_PAGE_SIZE", DEFAULT_PAGE_SIZE)
         spider.comment_api_spent, spider.comment_api_window = {}, time.monotonic()
+        spider.connector_settings = ConnectorSettings(
+            disqus_key=str(s.get("BLOGS_DISQUS_API_KEY") or ""),
+            github_api=str(s.get("BLOGS_GITHUB_API") or "https://api.github.com"),
+            github_token=str(s.get("BLOGS_GITHUB_TOKEN") or ""),
+        )
         if not s.get("BLOGS_CONTACT"):
             spider.logger.warning("BLOGS_CONTACT is not set: site owners cannot reach you (-s BLOGS_CONTACT=...)")
         crawler.signals.connect(spider._on_idle, signal=signals.spider_idle)
