@@ -19,7 +19,7 @@ from typing import Any
 from lxml import etree
 
 from extractor.records import CommentRecord
-from pipelines.commentfeeds import _html_text
+from extractor.commentfeed import html_text
 from store.clock import to_iso
 from store.comments import comment_dicts
 
@@ -65,7 +65,7 @@ def thread_records(comments: Sequence[ApiComment]) -> list[dict[str, Any]]:
             own = len(records)
             stamp = api_timestamp(comment.created)
             date = to_iso(stamp) if stamp is not None else None
-            text = _html_text(comment.html)
+            text = html_text(comment.html)
             precision = "second" if date else None
             records.append(
                 CommentRecord(text, comment.author, date, comment.created, parent_position, own, "", precision)
