@@ -210,9 +210,9 @@ def run_batch(cfg: JobConfig, batch_id: int) -> JobReport:
     # The members' comment feeds are evidence: store their entries first if their job has not run.
     waiting = store.batch_unprocessed_feeds(batch_id)
     if waiting:
-        with store.transaction() as db:
+        with store.transaction():
             for fetch_id in waiting:
-                process_comment_feed(db, fetch_id, time.time())
+                process_comment_feed(store, fetch_id, time.time())
     snaps = store.load_snapshots(store.batch_snapshots(batch_id))
     pages = pages_of(store, snaps)
     previous = _latest_profile(cfg, store, report.site)
@@ -384,7 +384,7 @@ def _relearn(
 def run_feed(cfg: JobConfig, fetch_id: int) -> JobReport:
     """Store the entries of a persisted comment feed (the check on its article's extracted comments)."""
     store = _store(cfg)
-    with store.transaction() as db:
-        done = process_comment_feed(db, fetch_id, time.time())
+    with store.transaction():
+        done = process_comment_feed(store, fetch_id, time.time())
     site, entries = done if done is not None else ("", 0)
     return JobReport("feed", site, pages=entries)

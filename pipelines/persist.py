@@ -21,7 +21,6 @@ stops the crawl with one line instead of dropping every following page with an e
 from __future__ import annotations
 
 import logging
-import sqlite3
 import time
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -36,8 +35,7 @@ from crawler.outcome import report_store_fault
 from crawler.schedule import DEFAULT_REFETCH_AFTER, parse_durations
 from pipelines.commentapi import process_api_read, process_left_reads
 from store import StoreBackend, open_store, store_location
-from store.commentfeeds import save_comment_feed
-from store.commentsystems import save_api_read
+from store.faults import DATABASE_ERRORS, STORE_ERRORS
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -45,8 +43,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
-# What a write can raise that is the store's, not a bug: reported per item or as a store fault.
-STORE_ERRORS = (sqlite3.Error, OSError)
 
 
 def _stop(pool: ThreadPool) -> None:
@@ -143,11 +139,11 @@ class PersistPagePipeline:
     def _not_stored(self, exc: BaseException, what: str, item: Any, counter: str) -> DropItem:
         """The DropItem for an item the store could not take. A store fault (full disk, read-only,
         damaged) is logged once for the run and stops it; the article stays due and is fetched
-        again next run. Another SQLite error is logged per item; any other OSError propagates."""
+        again next run. Another database error is logged per item; any other OSError propagates."""
         self._inc(counter)
         if self.crawler is not None and report_store_fault(self.crawler, exc, f"storing {item.url}"):
             return DropItem(f"{what} not stored: {exc}", log_level="DEBUG")
-        if not isinstance(exc, sqlite3.Error):
+        if not isinstance(exc, DATABASE_ERRORS):
             raise exc
         logger.error("Could not store %s %s (%s): %s", what, item.url, item.article_url, exc)
         return DropItem(f"{what} not stored: {exc}")
@@ -176,31 +172,14 @@ class PersistPagePipeline:
         store = self._writer_store()
         if isinstance(item, CommentApiItem):
             # Committed raw first; parsing it is cheap (JSON), so it follows at once, off the reactor.
-            with store.transaction() as db:
-                read_id = save_api_read(db, item.read)
-            with store.transaction() as db:
-                process_api_read(db, read_id, time.time())
+            read_id = store.save_api_read(item.read)
+            with store.transaction():
+                process_api_read(store, read_id, time.time())
             return read_id
         if isinstance(item, CommentFeedItem):
             # A comment feed is committed raw, as a page is, before a job parses it (pipelines.commentfeeds).
-            with store.transaction() as db:
-                return save_comment_feed(db, item)
-        return store.save_page(
-            article=item.article_url,
-            site=item.site,
-            kind=item.kind,
-            url=item.url,
-            request_url=item.request_url or item.url,
-            status=item.status,
-            headers=item.headers,
-            body=item.body,
-            fetched_at=item.fetched_at,
-            offsets=self.refetch_after,
-            slash_comments=item.slash_comments,
-            comment_feed_sig=item.comment_feed_sig,
-            comment_feed_etag=item.comment_feed_etag,
-            comment_feed_last_modified=item.comment_feed_last_modified,
-        )
+            return store.save_comment_feed(item)
+        return store.save_page(item, offsets=self.refetch_after)
 
     def _drop(self, exc: BaseException, item: PageItem | CommentFeedItem | CommentApiItem) -> DropItem:
         if isinstance(item, CommentApiItem):

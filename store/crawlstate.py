@@ -62,6 +62,33 @@ class CrawlState(StoreBase):
                     [url, name, to_iso(now)],
                 )
 
+    def feed_sites(self) -> dict[str, str]:
+        """Every feed the store knows -> the site it belongs to."""
+        return {row["url"]: row["site"] for row in self.db.query("SELECT url, site FROM feeds")}
+
+    def harvest_counts(self, now: float) -> dict[str, int]:
+        """Feeds due, failing and muted; articles waiting for their first fetch; pages not extracted yet."""
+        db = self.db
+        row = next(
+            db.query(
+                "SELECT SUM(CASE WHEN muted_at IS NULL AND (next_check IS NULL OR next_check <= ?) THEN 1 ELSE 0 END)"
+                " AS due, SUM(CASE WHEN muted_at IS NULL AND failures > 0 THEN 1 ELSE 0 END) AS failing,"
+                " SUM(CASE WHEN muted_at IS NOT NULL THEN 1 ELSE 0 END) AS muted FROM feeds",
+                [to_iso(now)],
+            )
+        )
+        queued = db.execute("SELECT COUNT(*) FROM articles WHERE state = 'pending'").fetchone()[0]
+        backlog = db.execute(
+            "SELECT COUNT(*) FROM snapshots s WHERE NOT EXISTS (SELECT 1 FROM extractions e WHERE e.snapshot = s.id)"
+        ).fetchone()[0]
+        return {
+            "due": int(row["due"] or 0),
+            "failing": int(row["failing"] or 0),
+            "muted": int(row["muted"] or 0),
+            "queued": int(queued or 0),
+            "backlog": int(backlog or 0),
+        }
+
     def feed(self, url: str) -> dict[str, Any] | None:
         return self._one("SELECT * FROM feeds WHERE url = ?", [url])
 

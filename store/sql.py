@@ -10,12 +10,10 @@ interface needs.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Protocol
 
-import psycopg
 import sqlite_utils
 
 Params = Sequence[Any] | dict[str, Any]
@@ -91,7 +89,3 @@ class SqliteDatabase(sqlite_utils.Database):
                 conn.execute("ROLLBACK")
             raise
         conn.execute("COMMIT")
-
-
-# What a store's database may raise, on either backend (callers catch these as store faults).
-DATABASE_ERRORS: tuple[type[BaseException], ...] = (sqlite3.Error, psycopg.Error)
