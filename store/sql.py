@@ -3,9 +3,9 @@
 db.query("SELECT name FROM sites WHERE name = ?", ["demo"])   # an iterator of dicts, on both backends
 
 Statements are written once, in SQLite's dialect with `?` and `:name` parameters; the PostgreSQL
-connection (store.pgsql) translates them. `Database` is what store.query, store.comments and
-store.commentfeeds take; `SqliteDatabase` is sqlite-utils' Database with the few additions the
-interface needs.
+connection (store.pgsql) translates them. `Database` is what the store's parts hold as `self.db`
+(never a caller outside store/); `SqliteDatabase` is sqlite-utils' Database with the few additions
+the interface needs.
 """
 
 from __future__ import annotations
