@@ -82,6 +82,7 @@ from pipelines.distributed import dask_client, reextract_on_dask  # noqa: E402
 from pipelines.reextract import reextract  # noqa: E402
 from store import StoreBackend, open_store  # noqa: E402
 from store.clock import to_iso  # noqa: E402
+from store.pages import PageRecord  # noqa: E402
 
 START = 1_700_000_000.0
 TARGET_2 = 1.7  # 2 workers / 1 worker, pages/s
@@ -107,15 +108,17 @@ def add_page(
         }
         store.record_feed_ok(feed, now=at, status=200, next_check=at + 600, interval=600, new_articles=[entry])
     return store.save_page(
-        article=url,
-        site=site,
-        kind=kind,
-        url=url,
-        request_url=url,
-        status=200,
-        headers={"Content-Type": ["text/html; charset=utf-8"]},
-        body=body,
-        fetched_at=at,
+        PageRecord(
+            site=site,
+            kind=kind,
+            url=url,
+            request_url=url,
+            status=200,
+            headers={"Content-Type": ["text/html; charset=utf-8"]},
+            body=body,
+            fetched_at=at,
+            article_url=url,
+        ),
         offsets=[3600.0, 3 * 86400.0],
     )
 
@@ -168,7 +171,7 @@ def build_store(location: str, blogs: int, articles: int, batch_size: int = 10) 
 
 def tables(location: str, names: Sequence[str] = COMPARED) -> dict[str, list[dict[str, Any]]]:
     with open_store(location, read_only=True) as store:
-        return {name: list(store.db.query(f"SELECT * FROM {name} ORDER BY 1, 2")) for name in names}
+        return {name: store.table_rows(name) for name in names}
 
 
 def copy_file(source: Path, target: Path) -> str:

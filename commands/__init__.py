@@ -24,9 +24,9 @@ from typing import Any, TextIO
 from scrapy.exceptions import UsageError
 
 from crawler.validation import SettingError, check_settings
-from store import StoreBackend, StoreError, store_location
-from store.query import QueryError, open_store
-from store.sql import DATABASE_ERRORS
+from store import StoreBackend, StoreError, open_existing_store, store_location
+from store.faults import DATABASE_ERRORS
+from store.query import QueryError
 
 FORMATS = ("table", "jsonl", "csv")
 # Table columns shown whole, never cut: they are pasted back into --article / --site.
@@ -58,7 +58,7 @@ class StoreCommand:
         """The store at BLOGS_DB, read-only unless `write`. A missing store is a usage error (exit 2);
         a file that is not a usable store (or a database URL) ends the command with one line on stderr (exit 1)."""
         try:
-            return open_store(store_location(self.settings.get("BLOGS_DB")), write=write)
+            return open_existing_store(store_location(self.settings.get("BLOGS_DB")), write=write)
         except FileNotFoundError as exc:
             raise UsageError(str(exc), print_help=False) from exc
         except StoreError as exc:

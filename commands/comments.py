@@ -35,16 +35,16 @@ class Command(StoreCommand, ScrapyCommand):
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         with self.reported(), self.open() as store:
-            sites = [query.check_site(store.db, site) for site in opts.site]
-            article = query.find_article(store.db, opts.article) if opts.article is not None else None
+            sites = [store.check_site(site) for site in opts.site]
+            article = store.find_article(opts.article) if opts.article is not None else None
             if article and sites:
-                owner = query.article_site(store.db, article)
+                owner = store.article_site(article)
                 if owner not in sites:
                     wanted = sites[0] if len(sites) == 1 else sites
                     raise query.QueryError(f"article {article} is on site {owner!r}, not {wanted!r}")
             since = query.parse_since(opts.since) if opts.since is not None else None
-            rows = query.comments(store.db, site=sites, article=article, limit=opts.limit, since=since)
+            rows = store.comments(site=sites, article=article, limit=opts.limit, since=since)
             shown = write_rows(rows, query.COMMENT_FIELDS, opts.format)
             if opts.limit and shown == opts.limit:
-                total = query.count_comments(store.db, site=sites, article=article, since=since)
+                total = store.count_comments(site=sites, article=article, since=since)
                 say_how_many(shown, total, "comments")

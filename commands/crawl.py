@@ -28,14 +28,13 @@ from crawler.outcome import (
     EXIT_LOCKED,
     EXIT_STORE,
     EXIT_USAGE,
-    STORE_OPEN_ERRORS,
     final_line,
     log_always,
-    store_fault,
 )
 from crawler.spiders.blogs import BlogsSpider, feeds_file_path
 from crawler.validation import SettingError, check_arguments, check_settings, unknown_settings
 from store import StoreError, open_store, store_location
+from store.faults import STORE_OPEN_ERRORS, store_fault
 from store.pglock import PgRunLock
 from store.postgres import redact
 

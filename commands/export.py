@@ -54,9 +54,9 @@ class Command(StoreCommand, ScrapyCommand):
         with self.reported():
             path = output_path(args[0])
             with self.open() as store:
-                site = query.check_site(store.db, opts.site) if opts.site is not None else None
+                site = store.check_site(opts.site) if opts.site is not None else None
                 try:
-                    n_posts, n_comments = query.export_jsonl(store.db, path or sys.stdout, site=site)
+                    n_posts, n_comments = store.export_jsonl(path or sys.stdout, site=site)
                 except OSError as exc:
                     if isinstance(exc, BrokenPipeError):
                         raise
@@ -73,7 +73,7 @@ class Command(StoreCommand, ScrapyCommand):
             if path is None:
                 raise query.QueryError("--warc needs a file name, not -")
             with self.open() as store:
-                site = query.check_site(store.db, opts.site) if opts.site is not None else None
+                site = store.check_site(opts.site) if opts.site is not None else None
                 try:
                     written = export_warc_file(store, path, site)
                 except OSError as exc:

@@ -12,8 +12,7 @@ import argparse
 from scrapy.commands import ScrapyCommand
 
 from commands import StoreCommand, add_sites, write_rows
-from store import query
-from store.feedstates import FEED_FIELDS, feed_states
+from store.feedstates import FEED_FIELDS
 
 STATES = ("new", "ok", "failing", "muted")
 
@@ -33,6 +32,6 @@ class Command(StoreCommand, ScrapyCommand):
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         with self.reported(), self.open() as store:
-            sites = [query.check_site(store.db, site) for site in opts.site]
-            rows = [row for row in feed_states(store.db, sites) if opts.state in (None, row["state"])]
+            sites = [store.check_site(site) for site in opts.site]
+            rows = [row for row in store.feed_states(sites) if opts.state in (None, row["state"])]
             write_rows(rows, FEED_FIELDS, opts.format, wide="last_error")

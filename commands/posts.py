@@ -33,9 +33,9 @@ class Command(StoreCommand, ScrapyCommand):
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         with self.reported(), self.open() as store:
-            sites = [query.check_site(store.db, site) for site in opts.site]
+            sites = [store.check_site(site) for site in opts.site]
             since = query.parse_since(opts.since) if opts.since is not None else None
-            rows = query.posts(store.db, site=sites, since=since, limit=opts.limit)
+            rows = store.posts(site=sites, since=since, limit=opts.limit)
             shown = write_rows(rows, query.POST_FIELDS, opts.format)
             if opts.limit and shown == opts.limit:
-                say_how_many(shown, query.count_posts(store.db, site=sites, since=since), "posts")
+                say_how_many(shown, store.count_posts(site=sites, since=since), "posts")

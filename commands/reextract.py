@@ -21,7 +21,7 @@ from pipelines.distributed import ReextractFailed, check_address, dask_client, r
 from pipelines.reextract import ReextractReport, reextract
 from store import StoreBackend, StoreError, store_location
 from store.postgres import is_database_url, redact
-from store.query import check_site, parse_since
+from store.query import parse_since
 from store.reextractions import Plan
 
 
@@ -106,7 +106,7 @@ class Command(StoreCommand, ScrapyCommand):
         if opts.since:
             parse_since(opts.since)
         if opts.site:
-            check_site(store.db, opts.site)
+            store.check_site(opts.site)
         try:
             with dask_client(opts.dask) as client:
                 workers = len(client.nthreads())

@@ -53,8 +53,8 @@ class Command(StoreCommand, ScrapyCommand):
             if out.exists() and not out.is_dir():
                 raise query.QueryError(f"OUT_DIR {out} exists and is not a folder")
             with self.open() as store:
-                summary = {row["site"]: row for row in query.sites(store.db)}
-                names = [query.check_site(store.db, name) for name in opts.site] if opts.site else list(summary)
+                summary = {row["site"]: row for row in store.sites()}
+                names = [store.check_site(name) for name in opts.site] if opts.site else list(summary)
                 sites = [site_report(store, name, opts.pages, summary[name]) for name in names]
             try:
                 index = write_report([s for s in sites if s.pages], out)
@@ -68,7 +68,7 @@ def site_report(store: StoreBackend, site: str, limit: int, summary: dict[str, A
 
     ``summary`` is the site's `store.query.sites` row (profile, comment-feed check).
     """
-    rows = query.newest_pages(store.db, site, limit)
+    rows = store.newest_pages(site, limit)
     pages = [Page(row["url"], gunzip_body(row["body"]), _headers(row["headers"])) for row in rows]
     prof = store.latest_profile(site)
     if prof is not None:

@@ -14,7 +14,6 @@ import argparse
 from scrapy.commands import ScrapyCommand
 
 from commands import StoreCommand, add_sites, positive_int, say_how_many, write_rows
-from store import query
 
 
 class Command(StoreCommand, ScrapyCommand):
@@ -33,9 +32,9 @@ class Command(StoreCommand, ScrapyCommand):
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         with self.reported(), self.open() as store:
-            sites = [query.check_site(store.db, site) for site in opts.site]
+            sites = [store.check_site(site) for site in opts.site]
             text = " ".join(args)
-            hits = query.search(store.db, text, opts.where, opts.limit, site=sites)
+            hits = store.search(text, opts.where, opts.limit, site=sites)
             fields = (
                 ["url", "site", "title", "published", "snippet"]
                 if opts.where == "posts"
@@ -43,4 +42,4 @@ class Command(StoreCommand, ScrapyCommand):
             )
             write_rows(hits, fields, opts.format, wide="snippet")
             if len(hits) == opts.limit:
-                say_how_many(len(hits), query.count_search(store.db, text, opts.where, site=sites), "hits")
+                say_how_many(len(hits), store.count_search(text, opts.where, site=sites), "hits")

@@ -29,4 +29,4 @@ class Command(StoreCommand, ScrapyCommand):
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         with self.reported(), self.open() as store:
-            write_rows(query.sites(store.db), query.SITE_FIELDS, opts.format, wide="last_error")
+            write_rows(store.sites(), query.SITE_FIELDS, opts.format, wide="last_error")

@@ -7,6 +7,7 @@ import base64
 from dataclasses import dataclass, field
 
 from store.commentsystems import ApiRead
+from store.pages import PageRecord
 
 
 def body_text(body: bytes) -> str:
@@ -21,37 +22,24 @@ def body_text(body: bytes) -> str:
 BODY = {"serializer": body_text}
 
 
-@dataclass
-class PageItem:
-    """A fetched article page, as the pipelines receive it.
+@dataclass(kw_only=True)
+class PageItem(PageRecord):
+    """A fetched article page, as the pipelines receive it: the page record (store.pages.PageRecord)
+    plus what the latest feed poll said of its entry.
 
     PageItem(site="gen1", feed_url="http://h/feed/", article_url="http://h/a/", url="http://h/a/",
              status=200, headers={}, body=b"<html>…", fetched_at=0.0, kind="first")
 
-    `article_url` is the normalized natural key of the article (articles.url); `url` is the final
-    URL after redirects. `fetched_at` is a POSIX time. Entry metadata comes from the latest feed
-    poll. `snapshot_id` is set by PersistPagePipeline once the page is committed to SQLite.
+    `snapshot_id` is set by PersistPagePipeline once the page is committed to the store.
     """
 
-    site: str
-    feed_url: str
-    article_url: str
-    url: str
-    status: int
-    headers: dict[str, list[str]]
     body: bytes = field(metadata=BODY)
-    fetched_at: float
-    kind: str  # "first" | "refetch"
-    request_url: str = ""
+    feed_url: str
     title: str | None = None
     author: str | None = None
     published: str | None = None  # ISO 8601 UTC
     comment_rss: str | None = None
-    slash_comments: int | None = None
-    comment_feed_sig: str | None = None
-    comment_feed_etag: str | None = None
-    comment_feed_last_modified: str | None = None
-    snapshot_id: int | None = field(default=None)
+    snapshot_id: int | None = None
 
 
 @dataclass

@@ -10,22 +10,18 @@ was committed stays and what was not (pages, feed polls) is simply due again nex
 
 from __future__ import annotations
 
-import errno
 import logging
-import sqlite3
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any
 
-import psycopg
 from scrapy import Spider
 from scrapy.logformatter import LogFormatter, LogFormatterResult
 from scrapy.utils.defer import _schedule_coro
 
-from store import StoreError, store_location
+from store import store_location
+from store.faults import store_fault
 from store.postgres import redact
-from store.sql import DATABASE_ERRORS
-from store.storefile import first_line
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -40,40 +36,6 @@ EXIT_FAILED = 1  # every feed polled failed, or the crawl crashed
 EXIT_USAGE = 2  # bad arguments: the feeds file is missing, a directory, or lists no usable feed
 EXIT_LOCKED = 3  # another crawl is using the store; nothing was touched
 EXIT_STORE = 4  # the store could not be opened or written (path, permissions, disk full, damage)
-
-# Primary SQLite result codes after which no write can succeed: BUSY/LOCKED (held beyond the
-# busy timeout), READONLY, IOERR, CORRUPT, FULL, CANTOPEN, NOTADB, PERM.
-_FATAL_SQLITE = {3, 5, 6, 8, 10, 11, 13, 14, 26}
-_FATAL_ERRNO = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EROFS, errno.EACCES, errno.EPERM}
-# What opening the store can raise: its own error (a store that cannot be opened), SQLite's, the file system's.
-STORE_OPEN_ERRORS: tuple[type[BaseException], ...] = (*DATABASE_ERRORS, OSError, StoreError)
-# PostgreSQL error classes after which no write can succeed: connection lost, out of disk or
-# memory, server shut down, system error; and no write privilege, a read-only transaction.
-_FATAL_PG_CLASSES = {"08", "53", "57", "58"}
-_FATAL_PG_STATES = {"42501", "25006"}
-
-
-def store_fault(exc: BaseException) -> str | None:
-    """Why `exc` means the store cannot be written any more, in words; None for other errors.
-
-    store_fault(sqlite3.OperationalError("database or disk is full")) == "database or disk is full"
-    """
-    if isinstance(exc, StoreError):
-        return str(exc)
-    if isinstance(exc, sqlite3.Error):
-        code = getattr(exc, "sqlite_errorcode", None)
-        if code is not None:
-            return str(exc) if (code & 0xFF) in _FATAL_SQLITE else None
-        text = str(exc).lower()  # raised without a result code (e.g. by a wrapper)
-        fatal = ("disk is full", "disk i/o error", "readonly database", "malformed", "not a database", "locked")
-        return str(exc) if any(word in text for word in fatal) else None
-    if isinstance(exc, psycopg.Error):
-        state = exc.sqlstate or ""
-        fatal_pg = isinstance(exc, psycopg.OperationalError) or state[:2] in _FATAL_PG_CLASSES
-        return first_line(exc) if fatal_pg or state in _FATAL_PG_STATES else None
-    if isinstance(exc, OSError) and exc.errno in _FATAL_ERRNO:
-        return f"{exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else "")
-    return None
 
 
 def store_failed(crawler: Crawler | None) -> bool:

@@ -19,39 +19,13 @@ from twisted.internet.task import LoopingCall
 
 from crawler.outcome import store_failed
 from crawler.validation import setting
-from store.clock import to_iso
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.statscollectors import StatsCollector
 
-    from store import StoreBackend
 
 logger = logging.getLogger("blogs")
-
-
-def store_counts(store: StoreBackend, now: float) -> dict[str, int]:
-    """Feeds due, failing and muted; articles waiting for their first fetch; pages not extracted yet."""
-    db = store.db
-    row = next(
-        db.query(
-            "SELECT SUM(CASE WHEN muted_at IS NULL AND (next_check IS NULL OR next_check <= ?) THEN 1 ELSE 0 END)"
-            " AS due, SUM(CASE WHEN muted_at IS NULL AND failures > 0 THEN 1 ELSE 0 END) AS failing,"
-            " SUM(CASE WHEN muted_at IS NOT NULL THEN 1 ELSE 0 END) AS muted FROM feeds",
-            [to_iso(now)],
-        )
-    )
-    queued = db.execute("SELECT COUNT(*) FROM articles WHERE state = 'pending'").fetchone()[0]
-    backlog = db.execute(
-        "SELECT COUNT(*) FROM snapshots s WHERE NOT EXISTS (SELECT 1 FROM extractions e WHERE e.snapshot = s.id)"
-    ).fetchone()[0]
-    return {
-        "due": int(row["due"] or 0),
-        "failing": int(row["failing"] or 0),
-        "muted": int(row["muted"] or 0),
-        "queued": int(queued or 0),
-        "backlog": int(backlog or 0),
-    }
 
 
 def progress_line(stats: dict[str, Any], counts: dict[str, int]) -> str:
@@ -102,7 +76,7 @@ class HarvestProgress:
             return  # another spider, or the store is gone
         now = float(clock())
         try:
-            counts = store_counts(store, now)
+            counts = store.harvest_counts(now)
         except Exception as exc:  # a busy or failing store must not stop the crawl for a log line
             logger.debug("Harvest progress: the store could not be counted: %s", exc)
             return

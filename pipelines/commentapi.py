@@ -29,9 +29,7 @@ from pipelines.commentparsers import (
 )
 from store import StoreBackend
 from store.clock import to_iso
-from store.comments import comment_dicts, refresh_article
-from store.commentsystems import api_read_responses, mark_api_read_processed, unprocessed_api_reads
-from store.sql import Database
+from store.comments import comment_dicts
 
 ISSO_DELETED = 4  # Isso keeps a deleted comment that has replies, emptied, with this mode
 
@@ -105,25 +103,24 @@ PARSERS = {
 }
 
 
-def process_api_read(db: Database, read_id: int, now: float) -> int | None:
+def process_api_read(store: StoreBackend, read_id: int, now: float) -> int | None:
     """Parse a stored read into comment records, mark it processed and re-derive its article's
     comments (call inside a transaction). Returns how many comments it lists (None: no such read)."""
-    row = api_read_responses(db, read_id)
+    row = store.api_read_responses(read_id)
     if row is None:
         return None
-    db.lock_sites([row["site"]])  # the article's comments are re-derived: one writer of its site at a time
+    store.lock_sites([row["site"]])  # the article's comments are re-derived: one writer of its site at a time
     parse = PARSERS.get(row["system"])
     comments = parse(row["responses"]) if parse is not None else []
-    mark_api_read_processed(db, read_id, comments, now)
-    refresh_article(db, row["article"])
+    store.mark_api_read_processed(read_id, comments, now)
+    store.refresh_article(row["article"])
     return len(comments)
 
 
 def process_left_reads(store: StoreBackend, now: float) -> int:
     """Parse the reads a killed run stored but did not parse (each in its own transaction); returns how many."""
-    with store.transaction() as db:
-        left = unprocessed_api_reads(db)
+    left = store.unprocessed_api_reads()
     for read_id in left:
-        with store.transaction() as db:
-            process_api_read(db, read_id, now)
+        with store.transaction():
+            process_api_read(store, read_id, now)
     return len(left)

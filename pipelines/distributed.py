@@ -27,8 +27,8 @@ from pipelines import jobs
 from pipelines.reextract import ReextractReport, prepare, reextract_site
 from store import StoreBackend, open_store
 from store.clock import to_iso
-from store.query import check_site, parse_since
-from store.reextractions import Plan, begin, finish_site, page_counts, unfinished
+from store.query import parse_since
+from store.reextractions import Plan
 from store.storefile import first_line
 
 if TYPE_CHECKING:  # Dask is imported where a cluster is used: it costs every `scrapy` command 1-3 s
@@ -145,7 +145,7 @@ def run_site(task: SiteTask) -> ReextractReport:
     try:
         with open_store(task.location, create=False) as store:
             reextract_site(store, cfg, task.site, report, known=task.known, since=task.since)
-            finish_site(store, task.scope, task.site, pages=report.pages, now=time.time())
+            store.finish_reextraction_site(task.scope, task.site, pages=report.pages, now=time.time())
     finally:
         jobs.close_stores()  # the jobs' own connections: a long-lived worker keeps none open
     return report
@@ -177,18 +177,18 @@ def reextract_on_dask(
     from distributed import as_completed
 
     if site is not None:
-        check_site(store.db, site)
+        store.check_site(site)
     scope = scope_of(site, since_text)
-    stopped = unfinished(store.db, scope)
+    stopped = store.unfinished_reextraction(scope)
     started, since = stopped if stopped else (to_iso(time.time()), parse_since(since_text) if since_text else None)
     cfg = jobs.JobConfig(store.location, batch_size=batch_size, known_before=started)
     try:
         prepare(store, cfg)
     finally:
         jobs.close_stores()
-    counts = page_counts(store.db, since)
+    counts = store.page_counts(since)
     sites = [s for s in counts if site is None or s == site]
-    plan = begin(store, scope, started=started, since=since, sites=sites)
+    plan = store.begin_reextraction(scope, started=started, since=since, sites=sites)
     if planned is not None:
         planned(plan)
     report = ReextractReport()

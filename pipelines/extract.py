@@ -58,11 +58,10 @@ from twisted.python.failure import Failure
 
 from crawler.items import CommentFeedItem, PageItem
 from crawler.leasing import site_given_back
-from crawler.outcome import store_fault
 from pipelines import jobs
 from store import StoreBackend, open_store, store_location
 from store.clock import to_iso
-from store.commentfeeds import check_sites, record_feed_failure, unprocessed_comment_feeds
+from store.faults import store_fault
 from store.postgres import is_database_url
 
 if TYPE_CHECKING:
@@ -235,7 +234,7 @@ class ExtractPipeline:
         self.run_snapshots_after = self.store.max_snapshot_id()
         # Whatever a killed run left: comment feeds not parsed (first: batches use them as
         # evidence), unbatched first fetches, full batches, pages never extracted.
-        for fetch_id in unprocessed_comment_feeds(self.store.db, MAX_ATTEMPTS):
+        for fetch_id in self.store.unprocessed_comment_feeds(MAX_ATTEMPTS):
             self._submit(jobs.run_feed, fetch_id)
         try:
             self.store.assign_unbatched(self.config.batch_size, time.time())
@@ -336,9 +335,9 @@ class ExtractPipeline:
         """Compare comments with comment feeds for the sites whose feeds were read; warn where it fell."""
         if self.store is None or not self.feed_sites:
             return
-        with self.store.transaction() as db:
-            found = check_sites(
-                db, sorted(self.feed_sites), minimum=self.agreement_min, drop=self.agreement_drop, now=time.time()
+        with self.store.transaction():
+            found = self.store.check_comment_feeds(
+                sorted(self.feed_sites), minimum=self.agreement_min, drop=self.agreement_drop, now=time.time()
             )
         for text in found:
             logger.warning(text)
@@ -456,8 +455,7 @@ class ExtractPipeline:
         if isinstance(failure.value, BrokenProcessPool):
             reason = "its worker process died"
         if fn is jobs.run_feed and self.store is not None:
-            with self.store.transaction() as db:
-                record_feed_failure(db, args[0], reason)
+            self.store.record_comment_feed_failure(args[0], reason)
         name = f"{fn.__name__}({args[0]!r}, ...)"
         if attempt < MAX_ATTEMPTS:
             self._inc("job_retries")

@@ -210,9 +210,9 @@ def run_batch(cfg: JobConfig, batch_id: int) -> JobReport:
     # The members' comment feeds are evidence: store their entries first if their job has not run.
     waiting = store.batch_unprocessed_feeds(batch_id)
     if waiting:
-        with store.transaction() as db:
+        with store.transaction():
             for fetch_id in waiting:
-                process_comment_feed(db, fetch_id, time.time())
+                process_comment_feed(store, fetch_id, time.time())
     snaps = store.load_snapshots(store.batch_snapshots(batch_id))
     pages = pages_of(store, snaps)
     previous = _latest_profile(cfg, store, report.site)
@@ -222,8 +222,8 @@ def run_batch(cfg: JobConfig, batch_id: int) -> JobReport:
     results, learned = extract_and_learn(pages, known_comment_ids=known)
     profile = inherit_layout(learned, previous[1] if previous else None)
     fill_records(pages, results, profile)
-    with store.transaction() as db:
-        db.lock_sites([report.site])  # the check below and the writes are one step for the site
+    with store.transaction():
+        store.lock_sites([report.site])  # the check below and the writes are one step for the site
         if (store.batch(batch_id) or {}).get("state") != "full":
             return report  # another worker finished it meanwhile
         version = save_profile(
@@ -279,8 +279,8 @@ def run_provisional(cfg: JobConfig, site: str) -> JobReport:
         chunk = store.load_snapshots(later[start : start + 20])
         for snap, page in zip(chunk, pages_of(store, chunk), strict=True):
             rows.append(extraction_row(snap, _noted(profile.extract(page), note), "provisional", None, 0))
-    with store.transaction() as db:
-        db.lock_sites([site])
+    with store.transaction():
+        store.lock_sites([site])
         if _latest_profile(cfg, store, site) is None:
             write_extractions(store, rows)
             report.pages = len(rows)
@@ -328,8 +328,8 @@ def run_pages(cfg: JobConfig, site: str, snapshot_ids: Sequence[int]) -> JobRepo
             rows.append(extraction_row(snap, ext, "profile", None, version))
             report.errors += ext.error is not None
         if rows:
-            with store.transaction() as db:
-                db.lock_sites([site])
+            with store.transaction():
+                store.lock_sites([site])
                 write_extractions(store, rows)
         report.pages += len(rows)
     if version > first_version:
@@ -342,8 +342,8 @@ def run_pages(cfg: JobConfig, site: str, snapshot_ids: Sequence[int]) -> JobRepo
                 extraction_row(s, profile.extract(page), "profile", None, version)
                 for s, page in zip(snaps, pages, strict=True)
             ]
-            with store.transaction() as db:
-                db.lock_sites([site])
+            with store.transaction():
+                store.lock_sites([site])
                 write_extractions(store, rows)
             report.pages += len(rows)
     report.profile_version = version
@@ -373,8 +373,8 @@ def _relearn(
             ("info", f"Site {snap['site']}: {snap['url']} matches {match:.2f} of its profile; re-learning did not help")
         )
         return None
-    with store.transaction() as db:
-        db.lock_sites([snap["site"]])  # the next version number is read, then written
+    with store.transaction():
+        store.lock_sites([snap["site"]])  # the next version number is read, then written
         version = save_profile(store, snap["site"], new, source="drift", batch=None, snapshots=ids)
     report.messages.append(
         (
@@ -389,7 +389,7 @@ def _relearn(
 def run_feed(cfg: JobConfig, fetch_id: int) -> JobReport:
     """Store the entries of a persisted comment feed (the check on its article's extracted comments)."""
     store = _store(cfg)
-    with store.transaction() as db:
-        done = process_comment_feed(db, fetch_id, time.time())
+    with store.transaction():
+        done = process_comment_feed(store, fetch_id, time.time())
     site, entries = done if done is not None else ("", 0)
     return JobReport("feed", site, pages=entries)

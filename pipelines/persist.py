@@ -21,12 +21,10 @@ stops the crawl with one line instead of dropping every following page with an e
 from __future__ import annotations
 
 import logging
-import sqlite3
 import time
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import psycopg
 from scrapy.exceptions import DropItem
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.threads import deferToThreadPool
@@ -37,8 +35,7 @@ from crawler.outcome import report_store_fault
 from crawler.schedule import DEFAULT_REFETCH_AFTER, parse_durations
 from pipelines.commentapi import process_api_read, process_left_reads
 from store import StoreBackend, open_store, store_location
-from store.commentfeeds import save_comment_feed
-from store.commentsystems import save_api_read
+from store.faults import DATABASE_ERRORS, STORE_ERRORS
 from store.pgsql import retry_lost_connection
 
 if TYPE_CHECKING:
@@ -47,15 +44,13 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
-# What a write can raise that is the store's, not a bug: reported per item or as a store fault
-# (PostgreSQL's only once the store's own reconnecting gave up).
-STORE_ERRORS = (sqlite3.Error, psycopg.Error, OSError)
 
 
-def _in_transaction(store: StoreBackend, fn: Callable[..., T], *args: Any) -> T:
-    """fn(db, *args) in one transaction: the unit run again when a PostgreSQL connection was lost."""
-    with store.transaction() as db:
-        return fn(db, *args)
+def _process_api_read(store: StoreBackend, read_id: int) -> None:
+    """Parse a stored comment-system read in one transaction: the unit run again when a PostgreSQL
+    connection was lost."""
+    with store.transaction():
+        process_api_read(store, read_id, time.time())
 
 
 def _stop(pool: ThreadPool) -> None:
@@ -152,11 +147,11 @@ class PersistPagePipeline:
     def _not_stored(self, exc: BaseException, what: str, item: Any, counter: str) -> DropItem:
         """The DropItem for an item the store could not take. A store fault (full disk, read-only,
         damaged) is logged once for the run and stops it; the article stays due and is fetched
-        again next run. Another SQLite error is logged per item; any other OSError propagates."""
+        again next run. Another database error is logged per item; any other OSError propagates."""
         self._inc(counter)
         if self.crawler is not None and report_store_fault(self.crawler, exc, f"storing {item.url}"):
             return DropItem(f"{what} not stored: {exc}", log_level="DEBUG")
-        if not isinstance(exc, sqlite3.Error | psycopg.Error):
+        if not isinstance(exc, DATABASE_ERRORS):
             raise exc
         logger.error("Could not store %s %s (%s): %s", what, item.url, item.article_url, exc)
         return DropItem(f"{what} not stored: {exc}")
@@ -185,28 +180,13 @@ class PersistPagePipeline:
         store = self._writer_store()
         if isinstance(item, CommentApiItem):
             # Committed raw first; parsing it is cheap (JSON), so it follows at once, off the reactor.
-            read_id = retry_lost_connection(lambda: _in_transaction(store, save_api_read, item.read))
-            retry_lost_connection(lambda: _in_transaction(store, process_api_read, read_id, time.time()))
+            read_id = retry_lost_connection(lambda: store.save_api_read(item.read))
+            retry_lost_connection(lambda: _process_api_read(store, read_id))
             return read_id
         if isinstance(item, CommentFeedItem):
             # A comment feed is committed raw, as a page is, before a job parses it (pipelines.commentfeeds).
-            return retry_lost_connection(lambda: _in_transaction(store, save_comment_feed, item))
-        return store.save_page(
-            article=item.article_url,
-            site=item.site,
-            kind=item.kind,
-            url=item.url,
-            request_url=item.request_url or item.url,
-            status=item.status,
-            headers=item.headers,
-            body=item.body,
-            fetched_at=item.fetched_at,
-            offsets=self.refetch_after,
-            slash_comments=item.slash_comments,
-            comment_feed_sig=item.comment_feed_sig,
-            comment_feed_etag=item.comment_feed_etag,
-            comment_feed_last_modified=item.comment_feed_last_modified,
-        )
+            return retry_lost_connection(lambda: store.save_comment_feed(item))
+        return store.save_page(item, offsets=self.refetch_after)
 
     def _drop(self, exc: BaseException, item: PageItem | CommentFeedItem | CommentApiItem) -> DropItem:
         if isinstance(item, CommentApiItem):

@@ -25,8 +25,6 @@ from extractor import DEFAULT, SiteProfile, extract_site, learn_profile
 from pipelines import jobs
 from store import StoreBackend
 from store.clock import to_iso
-from store.commentfeeds import unprocessed_comment_feeds
-from store.reextractions import page_counts, snapshots_since
 
 logger = logging.getLogger(__name__)
 
@@ -75,7 +73,7 @@ def reextract_site(
     the done batches holding a page fetched then or later (each still as one set) and such pages."""
     if known is None:
         known = store.known_comment_identifiers(site)
-    recent = snapshots_since(store.db, site, since) if since else None
+    recent = store.snapshots_since(site, since) if since else None
     profiles = _relearn_profiles(store, site, known)
     report.profiles += len(profiles)
     for batch in store.done_batches(site):
@@ -122,7 +120,7 @@ def reextract_site(
 def prepare(store: StoreBackend, cfg: jobs.JobConfig) -> None:
     """What every site's re-extraction needs first: comment feeds a crawl stored but did not parse
     (killed, or EXTRACT_ENABLED off) are evidence."""
-    for fetch_id in unprocessed_comment_feeds(store.db, max_attempts=1 << 30):
+    for fetch_id in store.unprocessed_comment_feeds(max_attempts=1 << 30):
         jobs.run_feed(cfg, fetch_id)
 
 
@@ -142,7 +140,7 @@ def reextract(
     prepare(store, cfg)
     names = [site] if site else store.snapshot_sites()
     if since:
-        fetched = page_counts(store.db, since)
+        fetched = store.page_counts(since)
         names = [n for n in names if n in fetched]
     known = {name: store.known_comment_identifiers(name) for name in names}
     for name in names:

@@ -48,7 +48,7 @@ from pipelines.extract import _init_worker as init_worker
 from pipelines.extract import deferred_from_future
 from pipelines.renderpage import inline_hidden_parts, load_more, wait_for_thread
 from store import open_store, store_location
-from store.commentsystems import CONNECTORS, ApiRead, save_api_read
+from store.commentsystems import CONNECTORS, ApiRead
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -309,7 +309,6 @@ class RenderCommentsPipeline:
     def _store(self, read: ApiRead) -> None:
         """Persist the rendered DOM, then parse it (a thread of the reactor's pool, its own connection)."""
         with open_store(self.db_path) as store:
-            with store.transaction() as db:
-                read_id = save_api_read(db, read)
-            with store.transaction() as db:
-                process_api_read(db, read_id, time.time())
+            read_id = store.save_api_read(read)
+            with store.transaction():
+                process_api_read(store, read_id, time.time())

@@ -45,16 +45,9 @@ from pipelines import jobs
 from pipelines.reextract import prepare
 from store import StoreBackend
 from store.clock import to_iso
-from store.commentfeeds import save_comment_feed
+from store.pages import PageRecord
 from store.urls import normalize_url
-from store.warcimports import (
-    ArchivedArticle,
-    add_archived_article,
-    article_sites,
-    imported_files,
-    record_import,
-    unextracted_sites,
-)
+from store.warcimports import ArchivedArticle
 
 _WRITE_CHUNK = 50  # captures per write transaction
 
@@ -126,7 +119,7 @@ def archive_files(store: StoreBackend, paths: list[str]) -> tuple[list[ArchiveFi
         absolute = os.path.abspath(path)
         digest = file_sha256(absolute)
         found.setdefault(digest, ArchiveFile(absolute, digest, Path(absolute).stat().st_size))
-    done = imported_files(store.db, list(found))
+    done = store.imported_files(list(found))
     return [f for d, f in found.items() if d not in done], [f.path for d, f in found.items() if d in done]
 
 
@@ -211,7 +204,7 @@ def finish_plan(
     """The plan of an index built here or gathered from workers."""
     for path, skipped in index.resolve_revisits().items():  # a revisit's response may be in another file
         tallies[path].skipped["revisit without its original"] += skipped
-    stored = article_sites(store.db, (article_url(index, p) for p in index.pages))
+    stored = store.archived_article_sites(article_url(index, p) for p in index.pages)
     plan = plan_from_index(index, files, stored)
     plan.already, plan.tallies = already, tallies
     return plan
@@ -219,7 +212,7 @@ def finish_plan(
 
 def sites_to_extract(store: StoreBackend, plan: ImportPlan) -> list[str]:
     """The plan's sites, and those an import stopped before extracting (its files are skipped now)."""
-    return sorted(set(plan.sites) | unextracted_sites(store.db))
+    return sorted(set(plan.sites) | store.unextracted_sites())
 
 
 def _read_line(number: int, total: int, path: str, tally: ReadTally) -> str:
@@ -255,20 +248,22 @@ def store_file(store: StoreBackend, plan: ImportPlan, archive: ArchiveFile) -> I
 
 def _store_pages(store: StoreBackend, reader: CaptureReader, pages: list[ArchivedPage], now: float) -> None:
     for start in range(0, len(pages), _WRITE_CHUNK):
-        with store.transaction() as db:
+        with store.transaction():
             for page in pages[start : start + _WRITE_CHUNK]:
                 capture = reader.read(page.ref, page.url, page.captured_at)
-                add_archived_article(db, page.article, now)
+                store.add_archived_article(page.article, now)
                 store.save_page(
-                    article=page.article.url,
-                    site=page.article.site,
-                    kind=page.kind,
-                    url=capture.url,
-                    request_url=capture.url,
-                    status=capture.status,
-                    headers=capture.headers,
-                    body=capture.body,
-                    fetched_at=page.captured_at,
+                    PageRecord(
+                        site=page.article.site,
+                        kind=page.kind,
+                        url=capture.url,
+                        request_url=capture.url,
+                        status=capture.status,
+                        headers=capture.headers,
+                        body=capture.body,
+                        fetched_at=page.captured_at,
+                        article_url=page.article.url,
+                    ),
                     offsets=(),
                 )
 
@@ -277,19 +272,18 @@ def _store_feeds_and_record(
     store: StoreBackend, reader: CaptureReader, plan: ImportPlan, archive: ArchiveFile, now: float
 ) -> None:
     pages = plan.pages.get(archive.path, [])
-    with store.transaction() as db:
+    with store.transaction():
         for feed in plan.comment_feeds.get(archive.path, []):
             capture = reader.read(feed.ref, feed.url, feed.captured_at)
-            add_archived_article(db, feed.article, now)
+            store.add_archived_article(feed.article, now)
             flat = {k.lower(): v[0] for k, v in capture.headers.items() if v}
             item = _FeedItem(feed.article.site, feed.article.url, capture.url, capture.body, flat, feed.captured_at)
-            save_comment_feed(db, item)
+            store.save_comment_feed(item)
         tally = plan.tallies.get(archive.path, ReadTally())
         if not tally.records:
             return  # nothing readable: not recorded, so that the file is read again when given again
         counts = {"records": tally.records, "pages": len(pages), "feeds": tally.feeds}
-        record_import(
-            db,
+        store.record_import(
             sha256=archive.sha256,
             path=archive.path,
             size=archive.size,

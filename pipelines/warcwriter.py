@@ -30,7 +30,6 @@ from warcio.warcwriter import WARCWriter
 from extractor.warc import NOTE_FIELDS
 from store import StoreBackend
 from store.pages import gunzip_body
-from store.warcimports import exported_comment_feeds, exported_pages
 
 _DROPPED = frozenset({"content-encoding", "transfer-encoding", "content-length"})
 
@@ -136,7 +135,7 @@ def export_warc(store: StoreBackend, out: IO[bytes], site: str | None = None) ->
     """Every stored page (and comment feed) of the store, or of `site`, into `out`. Reads a few pages at a time."""
     writer = new_writer(out)
     pages = feeds = 0
-    for row in exported_pages(store.db, site):
+    for row in store.exported_pages(site):
         headers = row["headers"]
         fetch = ArchivedFetch(
             row["url"],
@@ -148,7 +147,7 @@ def export_warc(store: StoreBackend, out: IO[bytes], site: str | None = None) ->
         )
         write_page(writer, fetch, page_note(row))
         pages += 1
-    for row in exported_comment_feeds(store.db, site):
+    for row in store.exported_comment_feeds(site):
         headers = row["headers"]
         fetch = ArchivedFetch(
             row["url"],

@@ -1,6 +1,5 @@
-"""Per-site batches of first fetches, site profiles and pending extractions, as the store keeps them.
+"""Per-site batches of first fetches and pending extractions: every statement on `batches` and `batch_members`.
 
-Mixed into `store.sqlite.Store`:
 Store("blogs.db").add_to_batch(site="gen1", snapshot=7, article="http://h/a/", size=10, now=time.time())
 
 A batch fills with the first-fetch snapshots of distinct articles of one site (an article is
@@ -16,21 +15,15 @@ was full when a run died is extracted by the next run.
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 from store.clock import from_iso, to_iso
 from store.crawlstate import StoreBase
 
-# An identifier learned on other sites marks comments here when this many sites' newest profiles
-# held comments under it (and none held their post or metadata there): one site's odd container is
-# not the web's comment markup (2013 §4.7).
-KNOWN_ID_SITES = 2
-
 
 class BatchState(StoreBase):
-    """Batch membership and profile lookups (cheap: safe on the reactor thread)."""
+    """Batch membership, filling and finishing (the lookups are cheap: safe on the reactor thread)."""
 
     def add_to_batch(self, *, site: str, snapshot: int, article: str, size: int, now: float) -> list[int]:
         """Put a first fetch into the site's open batch; returns the ids of batches this filled.
@@ -181,19 +174,6 @@ class BatchState(StoreBase):
         rows = self._rows("SELECT snapshot FROM batch_members WHERE batch = ? ORDER BY position", [batch_id])
         return [int(r["snapshot"]) for r in rows]
 
-    def sites_with_profile(self) -> set[str]:
-        return {r["site"] for r in self._rows("SELECT DISTINCT site FROM profiles")}
-
-    def latest_profile(self, site: str) -> dict[str, Any] | None:
-        return self._one("SELECT * FROM profiles WHERE site = ? ORDER BY version DESC LIMIT 1", [site])
-
-    def latest_profile_version(self, site: str) -> int | None:
-        row = self._one("SELECT MAX(version) AS v FROM profiles WHERE site = ?", [site])
-        return int(row["v"]) if row and row["v"] is not None else None
-
-    def profile(self, site: str, version: int) -> dict[str, Any] | None:
-        return self._one("SELECT * FROM profiles WHERE site = ? AND version = ?", [site, version])
-
     def pending_snapshots(self, site: str | None = None) -> list[int]:
         """Snapshots never extracted that a profile may extract (members of full batches wait for them)."""
         sql = (
@@ -230,24 +210,6 @@ class BatchState(StoreBase):
             [site, upto, exclude_article, limit],
         )
         return [int(r["id"]) for r in rows]
-
-    def known_comment_identifiers(
-        self, site: str, min_sites: int = KNOWN_ID_SITES, before: str | None = None
-    ) -> frozenset[str]:
-        """Identifiers that held comments on at least `min_sites` other sites (their newest profiles,
-        among those learned before `before` when given)."""
-        rows = self._rows(
-            "SELECT p.profile FROM profiles p JOIN (SELECT site, MAX(version) AS v FROM profiles WHERE site != ?"
-            " AND learned_at < ? GROUP BY site) m ON m.site = p.site AND m.v = p.version",
-            [site, before or "9999"],
-        )
-        comments: Counter[str] = Counter()
-        elsewhere: set[str] = {"_default"}
-        for row in rows:
-            data = json.loads(row["profile"])
-            comments.update(set(data.get("comment_ids") or []))
-            elsewhere.update(data.get("post_ids") or [], data.get("metadata_ids") or [])
-        return frozenset(i for i, n in comments.items() if n >= min_sites and i not in elsewhere)
 
     def feed_comment_texts(self, snapshots: Sequence[dict[str, Any]]) -> dict[int, list[str]]:
         """snapshot id -> texts of its article's feed comments dated no later than the snapshot's fetch.
@@ -287,3 +249,27 @@ class BatchState(StoreBase):
                 row["headers"] = json.loads(row["headers"] or "{}")
                 found[int(row["id"])] = row
         return [found[i] for i in ids if i in found]
+
+    def done_batches(self, site: str) -> list[dict[str, Any]]:
+        return self._rows("SELECT id, profile_version FROM batches WHERE site = ? AND state = 'done'", [site])
+
+    def finish_batch(self, batch_id: int, version: int, now: float) -> None:
+        """Mark a batch extracted, with the profile version it taught (inside a transaction)."""
+        self.db.execute(
+            "UPDATE batches SET state = 'done', done_at = ?, profile_version = ? WHERE id = ?",
+            [to_iso(now), version, batch_id],
+        )
+
+    def batch_unprocessed_feeds(self, batch_id: int) -> list[int]:
+        """Stored comment feeds of the batch's articles not parsed yet, oldest first."""
+        rows = self.db.execute(
+            "SELECT f.id FROM comment_feed_fetches f JOIN batch_members m ON m.article = f.article"
+            " WHERE m.batch = ? AND f.processed_at IS NULL ORDER BY f.id",
+            [batch_id],
+        ).fetchall()
+        return [int(r[0]) for r in rows]
+
+    def batches_members(self, batch_ids: Sequence[int]) -> set[int]:
+        """Snapshot ids in any of the batches."""
+        sql = f"SELECT snapshot FROM batch_members WHERE batch IN ({self._marks(batch_ids)})"
+        return {int(r[0]) for r in self.db.execute(sql, list(batch_ids))}

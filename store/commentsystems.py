@@ -1,6 +1,6 @@
 """Comments a script loads: reads of a comment system's endpoint, and each article's comment state.
 
-with store.transaction() as db: read_id = save_api_read(db, read)   # raw responses first
+read_id = store.save_api_read(read)   # raw responses first, in their own transaction
 
 An article's `comment_system` is what the extractor detected in its latest extracted page
 (extractor.commentsystems); its `comments_state` says whether its comments were read:
@@ -25,6 +25,7 @@ from typing import Any
 
 from extractor.commentsystems import HTML, IN_HTML, UNKNOWN
 from store.clock import to_iso
+from store.crawlstate import StoreBase
 from store.sql import Database
 
 HARVESTED = "harvested"
@@ -51,54 +52,6 @@ class ApiRead:
     responses: list[dict[str, Any]]  # {url, status, body (text)}
     complete: bool
     error: str | None = None
-
-
-def save_api_read(db: Database, read: ApiRead) -> int:
-    """Commit a read's raw responses (call inside a transaction); returns its id.
-
-    Idempotent: the same (article, fetched_at) is stored once.
-    """
-    stamp = to_iso(read.fetched_at)
-    body = gzip.compress(json.dumps(read.responses, ensure_ascii=False).encode("utf-8"), mtime=0)
-    db.execute(
-        "INSERT INTO comment_api_reads (article, site, system, url, fetched_at, requests, complete, error, body)"
-        " VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
-        [
-            read.article,
-            read.site,
-            read.system,
-            read.url,
-            stamp,
-            len(read.responses),
-            int(read.complete),
-            read.error,
-            body,
-        ],
-    )
-    row = db.execute("SELECT id FROM comment_api_reads WHERE article = ? AND fetched_at = ?", [read.article, stamp])
-    return int(row.fetchone()[0])
-
-
-def api_read_responses(db: Database, read_id: int) -> dict[str, Any] | None:
-    """A stored read with its responses decoded (None: no such read)."""
-    row = next(db.query("SELECT * FROM comment_api_reads WHERE id = ?", [read_id]), None)
-    if row is None:
-        return None
-    row["responses"] = json.loads(gzip.decompress(row.pop("body")).decode("utf-8")) if row["body"] else []
-    return row
-
-
-def unprocessed_api_reads(db: Database) -> list[int]:
-    """Reads stored but not parsed yet (a run killed in between), oldest first."""
-    return [int(r[0]) for r in db.execute("SELECT id FROM comment_api_reads WHERE processed_at IS NULL ORDER BY id")]
-
-
-def mark_api_read_processed(db: Database, read_id: int, comments: Sequence[dict[str, Any]], now: float) -> None:
-    """Store the comment records parsed from a read (call inside a transaction)."""
-    db.execute(
-        "UPDATE comment_api_reads SET comments = ?, processed_at = ? WHERE id = ?",
-        [json.dumps(list(comments), ensure_ascii=False), to_iso(now), read_id],
-    )
 
 
 @dataclass(slots=True)
@@ -166,32 +119,88 @@ class SiteCommentStates:
     states: str | None  # "harvested 9, none 1, not-harvested 2"
 
 
-def comment_states(db: Database, site: str) -> SiteCommentStates:
-    """How many of the site's articles have each comment system and each state (reasons folded)."""
-    systems: dict[str, int] = {}
-    states: dict[str, int] = {}
-    rows = db.execute(
-        "SELECT comment_system, comments_state, COUNT(*) FROM articles WHERE site = ? AND comments_state IS NOT NULL"
-        " GROUP BY comment_system, comments_state",
-        [site],
-    )
-    for system, state, count in rows.fetchall():
-        systems[system or HTML] = systems.get(system or HTML, 0) + int(count)
-        kind = str(state).split(":", 1)[0]
-        states[kind] = states.get(kind, 0) + int(count)
+class CommentSystemBook(StoreBase):
+    """Threads read from comment systems' endpoints (`comment_api_reads`) and the comment states they give."""
 
-    def shown(counts: dict[str, int]) -> str | None:
-        return ", ".join(f"{k} {n}" for k, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))) or None
+    def save_api_read(self, read: ApiRead) -> int:
+        """Commit a read's raw responses in its own transaction (or the caller's); returns its id.
 
-    return SiteCommentStates(shown(systems), shown(states))
+        Idempotent: the same (article, fetched_at) is stored once.
+        """
+        with self.transaction() as db:
+            stamp = to_iso(read.fetched_at)
+            body = gzip.compress(json.dumps(read.responses, ensure_ascii=False).encode("utf-8"), mtime=0)
+            db.execute(
+                "INSERT INTO comment_api_reads (article, site, system, url, fetched_at, requests, complete, error,"
+                " body) VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
+                [
+                    read.article,
+                    read.site,
+                    read.system,
+                    read.url,
+                    stamp,
+                    len(read.responses),
+                    int(read.complete),
+                    read.error,
+                    body,
+                ],
+            )
+            row = db.execute(
+                "SELECT id FROM comment_api_reads WHERE article = ? AND fetched_at = ?", [read.article, stamp]
+            )
+            return int(row.fetchone()[0])
 
+    def api_read_responses(self, read_id: int) -> dict[str, Any] | None:
+        """A stored read with its responses decoded (None: no such read)."""
+        db = self.db
+        row = next(db.query("SELECT * FROM comment_api_reads WHERE id = ?", [read_id]), None)
+        if row is None:
+            return None
+        row["responses"] = json.loads(gzip.decompress(row.pop("body")).decode("utf-8")) if row["body"] else []
+        return row
 
-def comments_not_read_since(db: Database, since: str) -> int:
-    """Articles fetched at or after the ISO time `since` whose comments load by script and could not be read."""
-    in_html = sorted(IN_HTML)
-    row = db.execute(
-        "SELECT COUNT(*) FROM articles WHERE last_fetched_at >= ? AND comments_state LIKE ?"
-        f" AND comment_system NOT IN ({', '.join('?' for _ in in_html)})",
-        [since, NOT_HARVESTED + "%", *in_html],
-    ).fetchone()
-    return int(row[0] or 0) if row else 0
+    def unprocessed_api_reads(self) -> list[int]:
+        """Reads stored but not parsed yet (a run killed in between), oldest first."""
+        db = self.db
+        return [
+            int(r[0]) for r in db.execute("SELECT id FROM comment_api_reads WHERE processed_at IS NULL ORDER BY id")
+        ]
+
+    def mark_api_read_processed(self, read_id: int, comments: Sequence[dict[str, Any]], now: float) -> None:
+        """Store the comment records parsed from a read (call inside a transaction)."""
+        db = self.db
+        db.execute(
+            "UPDATE comment_api_reads SET comments = ?, processed_at = ? WHERE id = ?",
+            [json.dumps(list(comments), ensure_ascii=False), to_iso(now), read_id],
+        )
+
+    def comment_states(self, site: str) -> SiteCommentStates:
+        """How many of the site's articles have each comment system and each state (reasons folded)."""
+        db = self.db
+        systems: dict[str, int] = {}
+        states: dict[str, int] = {}
+        rows = db.execute(
+            "SELECT comment_system, comments_state, COUNT(*) FROM articles"
+            " WHERE site = ? AND comments_state IS NOT NULL GROUP BY comment_system, comments_state",
+            [site],
+        )
+        for system, state, count in rows.fetchall():
+            systems[system or HTML] = systems.get(system or HTML, 0) + int(count)
+            kind = str(state).split(":", 1)[0]
+            states[kind] = states.get(kind, 0) + int(count)
+
+        def shown(counts: dict[str, int]) -> str | None:
+            return ", ".join(f"{k} {n}" for k, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))) or None
+
+        return SiteCommentStates(shown(systems), shown(states))
+
+    def comments_not_read_since(self, since: str) -> int:
+        """Articles fetched at or after the ISO time `since` whose comments load by script and could not be read."""
+        db = self.db
+        in_html = sorted(IN_HTML)
+        row = db.execute(
+            "SELECT COUNT(*) FROM articles WHERE last_fetched_at >= ? AND comments_state LIKE ?"
+            f" AND comment_system NOT IN ({', '.join('?' for _ in in_html)})",
+            [since, NOT_HARVESTED + "%", *in_html],
+        ).fetchone()
+        return int(row[0] or 0) if row else 0

@@ -31,6 +31,12 @@ class StoreBase:
         """One write transaction on the store's connection (store.sql.Database.transaction)."""
         return self.db.transaction()
 
+    def lock_sites(self, sites: Iterable[str], *, wait: bool = True) -> list[str]:
+        """Inside a transaction: make it the only writer of these sites until it ends (PostgreSQL;
+        SQLite has one writer anyway); with `wait=False` the sites another writer holds are skipped.
+        Returns the sites locked."""
+        return self.db.lock_sites(sites, wait=wait)
+
     def _rows(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[dict[str, Any]]:
         return list(self.db.query(sql, params))
 
@@ -63,6 +69,33 @@ class CrawlState(StoreBase):
                     [url, name, to_iso(now)],
                 )
                 db.execute("UPDATE feeds SET site = ? WHERE url = ? AND site IS NOT ?", [name, url, name])
+
+    def feed_sites(self) -> dict[str, str]:
+        """Every feed the store knows -> the site it belongs to."""
+        return {row["url"]: row["site"] for row in self.db.query("SELECT url, site FROM feeds")}
+
+    def harvest_counts(self, now: float) -> dict[str, int]:
+        """Feeds due, failing and muted; articles waiting for their first fetch; pages not extracted yet."""
+        db = self.db
+        row = next(
+            db.query(
+                "SELECT SUM(CASE WHEN muted_at IS NULL AND (next_check IS NULL OR next_check <= ?) THEN 1 ELSE 0 END)"
+                " AS due, SUM(CASE WHEN muted_at IS NULL AND failures > 0 THEN 1 ELSE 0 END) AS failing,"
+                " SUM(CASE WHEN muted_at IS NOT NULL THEN 1 ELSE 0 END) AS muted FROM feeds",
+                [to_iso(now)],
+            )
+        )
+        queued = db.execute("SELECT COUNT(*) FROM articles WHERE state = 'pending'").fetchone()[0]
+        backlog = db.execute(
+            "SELECT COUNT(*) FROM snapshots s WHERE NOT EXISTS (SELECT 1 FROM extractions e WHERE e.snapshot = s.id)"
+        ).fetchone()[0]
+        return {
+            "due": int(row["due"] or 0),
+            "failing": int(row["failing"] or 0),
+            "muted": int(row["muted"] or 0),
+            "queued": int(queued or 0),
+            "backlog": int(backlog or 0),
+        }
 
     def feed(self, url: str) -> dict[str, Any] | None:
         return self._one("SELECT * FROM feeds WHERE url = ?", [url])

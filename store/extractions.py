@@ -1,6 +1,6 @@
-"""Extractions, profiles and the batch bookkeeping the extraction jobs write (pipelines.jobs, pipelines.reextract).
+"""Extractions and what they derive (posts, comments), as the extraction jobs write them (pipelines.jobs,
+pipelines.reextract).
 
-Mixed into `store.sqlite.Store`; kept apart only to keep modules small.
 with store.transaction(): store.write_extractions([row])   # row: values in EXTRACTION_COLUMNS order
 """
 
@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from store.clock import to_iso
-from store.comments import refresh_article
+from store.comments import refresh_article as derive_article
 from store.crawlstate import StoreBase
 
 EXTRACTION_COLUMNS = (
@@ -44,7 +43,12 @@ _ONLY_BETTER = (
 
 
 class ExtractionState(StoreBase):
-    """What the extraction jobs read and write besides batches (store.batches)."""
+    """What the extraction jobs read and write besides batches (store.batches) and profiles (store.profiles)."""
+
+    def refresh_article(self, article: str) -> None:
+        """Re-derive the article's post and comments from its extractions and comment reads (store.comments)."""
+        with self.transaction() as db:
+            derive_article(db, article)
 
     def write_extractions(self, rows: Sequence[Sequence[Any]], force: bool = False) -> None:
         """Upsert extraction rows and re-derive their articles' posts and comments (inside a transaction)."""
@@ -52,50 +56,7 @@ class ExtractionState(StoreBase):
         for row in rows:
             self.db.execute(sql, list(row))
         for article in dict.fromkeys(row[1] for row in rows):
-            refresh_article(self.db, article)
-
-    def next_profile_version(self, site: str) -> int:
-        row = self.db.execute("SELECT COALESCE(MAX(version), 0) FROM profiles WHERE site = ?", [site]).fetchone()
-        return int(row[0]) + 1
-
-    def add_profile(self, row: dict[str, Any]) -> None:
-        """Insert a `profiles` row (inside a transaction)."""
-        self.db.insert_row("profiles", row)
-
-    def update_profile(self, site: str, version: int, *, profile: str, pages: int, warnings: str) -> None:
-        """Rewrite a stored profile version (re-extraction), in its own transaction."""
-        with self.transaction() as db:
-            db.execute(
-                "UPDATE profiles SET profile = ?, pages = ?, warnings = ? WHERE site = ? AND version = ?",
-                [profile, pages, warnings, site, version],
-            )
-
-    def profiles_of(self, site: str) -> list[dict[str, Any]]:
-        return self._rows("SELECT * FROM profiles WHERE site = ? ORDER BY version", [site])
-
-    def done_batches(self, site: str) -> list[dict[str, Any]]:
-        return self._rows("SELECT id, profile_version FROM batches WHERE site = ? AND state = 'done'", [site])
-
-    def finish_batch(self, batch_id: int, version: int, now: float) -> None:
-        """Mark a batch extracted, with the profile version it taught (inside a transaction)."""
-        self.db.execute(
-            "UPDATE batches SET state = 'done', done_at = ?, profile_version = ? WHERE id = ?",
-            [to_iso(now), version, batch_id],
-        )
-
-    def batch_unprocessed_feeds(self, batch_id: int) -> list[int]:
-        """Stored comment feeds of the batch's articles not parsed yet, oldest first."""
-        rows = self.db.execute(
-            "SELECT f.id FROM comment_feed_fetches f JOIN batch_members m ON m.article = f.article"
-            " WHERE m.batch = ? AND f.processed_at IS NULL ORDER BY f.id",
-            [batch_id],
-        ).fetchall()
-        return [int(r[0]) for r in rows]
-
-    def batches_members(self, batch_ids: Sequence[int]) -> set[int]:
-        """Snapshot ids in any of the batches."""
-        sql = f"SELECT snapshot FROM batch_members WHERE batch IN ({self._marks(batch_ids)})"
-        return {int(r[0]) for r in self.db.execute(sql, list(batch_ids))}
+            derive_article(self.db, article)
 
     def profile_extractions(self, site: str) -> list[tuple[int, int | None]]:
         """(snapshot, profile_version) of the site's profile extractions, by snapshot."""

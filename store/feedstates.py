@@ -1,6 +1,6 @@
 """Per-feed state for `scrapy feeds`: what the crawler knows about each feed of the store.
 
-with open_store("blogs.db") as store: rows = feed_states(store.db)
+with open_store("blogs.db") as store: rows = store.feed_states()
 
 A feed is "new" (never polled), "ok" (its last poll worked), "failing" (the last polls failed; it
 is retried with back-off and muted after BLOGS_MUTE_AFTER failures) or "muted" (no longer polled
@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 from store.clock import from_iso, to_iso
-from store.sql import Database
+from store.crawlstate import StoreBase
 
 FEED_FIELDS = [
     "site",
@@ -53,45 +53,49 @@ def _interval(seconds: Any) -> str | None:
     return f"{value:.0f}s"
 
 
-def feed_states(db: Database, site: list[str] | None = None, now: float | None = None) -> list[dict[str, Any]]:
-    """One row per feed of the store (of `site` when given), by site then URL."""
-    now = time.time() if now is None else now
-    week_ago = to_iso(now - WEEK)
-    where, params = "", []
-    if site:
-        where = f" WHERE f.site IN ({', '.join('?' * len(site))})"
-        params = list(site)
-    counts = {
-        r["feed"]: r
-        for r in db.query(
-            "SELECT feed, COUNT(*) AS articles,"
-            " SUM(CASE WHEN COALESCE(published, discovered_at) >= ? THEN 1 ELSE 0 END) AS week"
-            " FROM articles GROUP BY feed",
-            [week_ago],
-        )
-    }
-    out = []
-    for row in db.query(f"SELECT f.* FROM feeds f{where} ORDER BY f.site, f.url", params):
-        state, why = feed_state(row)
-        count = counts.get(row["url"]) or {}
-        next_poll = row.get("next_check")
-        if state == "muted":
-            next_poll = None  # until unmuted
-        elif next_poll is None or (from_iso(next_poll) or 0) <= now:
-            next_poll = "due"
-        out.append(
-            {
-                "site": row["site"],
-                "url": row["url"],
-                "state": state,
-                "reason": why,
-                "failures": int(row.get("failures") or 0),
-                "last_poll": row.get("last_polled_at"),
-                "next_poll": next_poll,
-                "interval": _interval(row.get("interval")),
-                "week_entries": int(count.get("week") or 0),
-                "articles": int(count.get("articles") or 0),
-                "last_error": row.get("last_error"),
-            }
-        )
-    return out
+class FeedStates(StoreBase):
+    """Feeds and their state as `scrapy feeds` shows them."""
+
+    def feed_states(self, site: list[str] | None = None, now: float | None = None) -> list[dict[str, Any]]:
+        """One row per feed of the store (of `site` when given), by site then URL."""
+        db = self.db
+        now = time.time() if now is None else now
+        week_ago = to_iso(now - WEEK)
+        where, params = "", []
+        if site:
+            where = f" WHERE f.site IN ({', '.join('?' * len(site))})"
+            params = list(site)
+        counts = {
+            r["feed"]: r
+            for r in db.query(
+                "SELECT feed, COUNT(*) AS articles,"
+                " SUM(CASE WHEN COALESCE(published, discovered_at) >= ? THEN 1 ELSE 0 END) AS week"
+                " FROM articles GROUP BY feed",
+                [week_ago],
+            )
+        }
+        out = []
+        for row in db.query(f"SELECT f.* FROM feeds f{where} ORDER BY f.site, f.url", params):
+            state, why = feed_state(row)
+            count = counts.get(row["url"]) or {}
+            next_poll = row.get("next_check")
+            if state == "muted":
+                next_poll = None  # until unmuted
+            elif next_poll is None or (from_iso(next_poll) or 0) <= now:
+                next_poll = "due"
+            out.append(
+                {
+                    "site": row["site"],
+                    "url": row["url"],
+                    "state": state,
+                    "reason": why,
+                    "failures": int(row.get("failures") or 0),
+                    "last_poll": row.get("last_polled_at"),
+                    "next_poll": next_poll,
+                    "interval": _interval(row.get("interval")),
+                    "week_entries": int(count.get("week") or 0),
+                    "articles": int(count.get("articles") or 0),
+                    "last_error": row.get("last_error"),
+                }
+            )
+        return out

@@ -1,7 +1,8 @@
 """Storing fetched pages: the snapshot row and its article's schedule, in one transaction (both backends).
 
-store.save_page(article=url, site="demo", kind="first", url=url, request_url=url, status=200,
-                headers={}, body=b"<html>…", fetched_at=time.time(), offsets=[3600])
+page = PageRecord(site="demo", article_url=url, url=url, status=200, headers={}, body=b"<html>…",
+                  fetched_at=time.time(), kind="first")
+store.save_page(page, offsets=[3600])
 
 Bodies are stored gzip-compressed (deterministic: the same page gives the same blob); the raw
 size is kept in `body_size`, the stored size is `length(body)`.
@@ -13,6 +14,7 @@ import gzip
 import hashlib
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from store.clock import from_iso, next_refetch, refetch_base, to_iso
 from store.crawlstate import StoreBase
@@ -28,32 +30,40 @@ def gunzip_body(blob: bytes) -> bytes:
     return gzip.decompress(blob)
 
 
+@dataclass(kw_only=True)
+class PageRecord:
+    """A fetched article page as the store keeps it (crawler.items.PageItem is one, with the feed's metadata).
+
+    `article_url` is the article's natural key (articles.url); `url` the final URL after redirects,
+    `request_url` the one asked for (empty: the same). `fetched_at` is a POSIX time; the comment-feed
+    validators are those of the feed read with the page (kept only with `comment_feed_sig`).
+    """
+
+    site: str
+    article_url: str
+    url: str
+    status: int
+    headers: dict[str, list[str]]
+    body: bytes
+    fetched_at: float
+    kind: str  # "first" | "refetch"
+    request_url: str = ""
+    slash_comments: int | None = None
+    comment_feed_sig: str | None = None
+    comment_feed_etag: str | None = None
+    comment_feed_last_modified: str | None = None
+
+
 class PageState(StoreBase):
     """Fetched article pages (`snapshots`)."""
 
-    def save_page(
-        self,
-        *,
-        article: str,
-        site: str,
-        kind: str,
-        url: str,
-        request_url: str,
-        status: int,
-        headers: dict[str, list[str]],
-        body: bytes,
-        fetched_at: float,
-        offsets: Sequence[float],
-        slash_comments: int | None = None,
-        comment_feed_sig: str | None = None,
-        comment_feed_etag: str | None = None,
-        comment_feed_last_modified: str | None = None,
-    ) -> int:
+    def save_page(self, page: PageRecord, offsets: Sequence[float]) -> int:
         """Commit a fetched page and advance its article's schedule atomically; returns the snapshot id.
 
         Idempotent: the same (article, fetched_at) is stored once.
         """
-        stamp = to_iso(fetched_at)
+        stamp = to_iso(page.fetched_at)
+        article = page.article_url
         with self.transaction() as db:
             db.execute(
                 "INSERT INTO snapshots (article, site, kind, url, request_url, status, headers, body,"
@@ -61,15 +71,15 @@ class PageState(StoreBase):
                 " body_sha256, fetched_at) VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
                 [
                     article,
-                    site,
-                    kind,
-                    url,
-                    request_url,
-                    status,
-                    json.dumps(headers, ensure_ascii=False),
-                    gzip_body(body),
-                    len(body),
-                    hashlib.sha256(body).hexdigest(),
+                    page.site,
+                    page.kind,
+                    page.url,
+                    page.request_url or page.url,
+                    page.status,
+                    json.dumps(page.headers, ensure_ascii=False),
+                    gzip_body(page.body),
+                    len(page.body),
+                    hashlib.sha256(page.body).hexdigest(),
                     stamp,
                 ],
             )
@@ -78,8 +88,8 @@ class PageState(StoreBase):
             ).fetchone()
             row = db.execute("SELECT published, first_fetched_at FROM articles WHERE url = ?", [article]).fetchone()
             published = from_iso(row[0]) if row else None
-            first = (from_iso(row[1]) if row and row[1] else None) or fetched_at
-            due = next_refetch(refetch_base(published, first), offsets, fetched_at)
+            first = (from_iso(row[1]) if row and row[1] else None) or page.fetched_at
+            due = next_refetch(refetch_base(published, first), offsets, page.fetched_at)
             db.execute(
                 "UPDATE articles SET first_fetched_at = COALESCE(first_fetched_at, :now),"
                 " last_fetched_at = :now,"
@@ -96,11 +106,11 @@ class PageState(StoreBase):
                     "now": stamp,
                     "state": "active" if due else "done",
                     "next": to_iso(due) if due else None,
-                    "status": status,
-                    "slash": slash_comments,
-                    "sig": comment_feed_sig,
-                    "etag": comment_feed_etag,
-                    "lm": comment_feed_last_modified,
+                    "status": page.status,
+                    "slash": page.slash_comments,
+                    "sig": page.comment_feed_sig,
+                    "etag": page.comment_feed_etag,
+                    "lm": page.comment_feed_last_modified,
                 },
             )
         return int(snap[0])

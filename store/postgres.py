@@ -24,15 +24,10 @@ from typing import Any, TypeVar
 
 import psycopg
 
-from store.batches import BatchState
-from store.crawlstate import CrawlState
-from store.extractions import ExtractionState
-from store.leases import LeaseBook
+from store.base import StoreBackend
 from store.migrations import SCHEMA_VERSION, applied_version, migrate
-from store.pages import PageState
 from store.pglock import holder_of, lock_holders
 from store.pgsql import PgDatabase, retry_lost_connection
-from store.runs import RunBook
 from store.schema import FTS, INDEXES, TABLES
 from store.storefile import StoreError, first_line
 
@@ -58,7 +53,7 @@ def trigram_index(table: str, column: str) -> str:
     return f"idx_{table}_{column}_trgm"
 
 
-class PostgresStore(PageState, LeaseBook, BatchState, ExtractionState, CrawlState, RunBook):
+class PostgresStore(StoreBackend):
     """A connection pool to a PostgreSQL store; creates or upgrades the schema when opened read-write.
 
     read_only=True never creates or changes anything: a database without the store's tables is
@@ -102,12 +97,6 @@ class PostgresStore(PageState, LeaseBook, BatchState, ExtractionState, CrawlStat
 
     def close(self) -> None:
         self.db.close()
-
-    def __enter__(self) -> PostgresStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def live_crawlers(self) -> set[tuple[str, int]] | None:
         """(host, pid) of the other crawls holding the run lock (store.pglock); None when a holder

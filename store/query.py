@@ -1,6 +1,6 @@
 """Read-side queries behind `scrapy sites|posts|comments|search|export`; plain SQL over the store.
 
-with open_store("blogs.db") as store: rows = list(posts(store.db, site="gen1", since=parse_since("7d")))
+with open_existing_store("blogs.db") as store: rows = list(store.posts(site="gen1", since=parse_since("7d")))
 
 Readers never take the crawl lock and never block a running crawl (WAL): opening a current
 store writes nothing, and every query is a single read transaction.
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import os
 import re
 import time
 from collections.abc import Iterator
@@ -19,15 +18,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TextIO
 
-import store as stores
-from store.base import StoreBackend
 from store.clock import from_iso, to_iso
-from store.commentfeeds import site_agreement
-from store.commentsystems import comment_states
-from store.postgres import is_database_url
+from store.commentfeeds import CommentFeedBook
+from store.commentsystems import CommentSystemBook
+from store.faults import DATABASE_ERRORS
 from store.searchquery import SearchSyntaxError, parse_search, register_fold, scan_snippet
-from store.sql import DATABASE_ERRORS, Database
-from store.storefile import refuse_url
+from store.sql import Database
 from store.urls import normalize_url
 
 POST_FIELDS = ["url", "site", "title", "author", "text", "published", "fetched_at", "comment_system", "comments_state"]
@@ -60,21 +56,6 @@ class QueryError(ValueError):
     the commands print the one-line message and exit 2 instead of printing an empty answer."""
 
 
-def open_store(path: str | Path, *, write: bool = False) -> StoreBackend:
-    """The existing store at `path`, read-only (`mode=ro`) unless `write`; never a new store.
-
-    FileNotFoundError when there is no file; StoreError (store.storefile) when the file or the
-    postgresql:// database is not a store (empty, not SQLite, another program's database,
-    damaged, unreachable) or `path` is another URL, with nothing written.
-    """
-    if is_database_url(os.fspath(path)):
-        return stores.open_store(path, read_only=not write, create=False)
-    refuse_url(os.fspath(path))
-    if not Path(path).exists():
-        raise FileNotFoundError(f"no store at {path}: run `scrapy crawl blogs` first, or give -s BLOGS_DB=PATH")
-    return stores.open_store(path, read_only=not write, create=False)
-
-
 def _age(iso: str | None, now: float) -> str | None:
     t = from_iso(iso)
     if t is None:
@@ -90,80 +71,6 @@ def _count(db: Database, sql: str) -> dict[str, int]:
     return {r[0]: int(r[1]) for r in db.execute(sql).fetchall()}
 
 
-def sites(db: Database, now: float | None = None) -> list[dict[str, Any]]:
-    """One summary row per site: counts, mean page size fetched -> stored, batch fill, profile version
-    and age, comment-feed check, last error."""
-    now = time.time() if now is None else now
-    articles = _count(db, "SELECT site, COUNT(*) FROM articles GROUP BY site")
-    pages = _count(db, "SELECT site, COUNT(*) FROM snapshots GROUP BY site")
-    sizes = {
-        r[0]: (float(r[1] or 0), float(r[2] or 0))
-        for r in db.execute("SELECT site, AVG(body_size), AVG(LENGTH(body)) FROM snapshots GROUP BY site").fetchall()
-    }
-    posts_n = _count(db, "SELECT site, COUNT(*) FROM posts GROUP BY site")
-    comments_n = _count(db, "SELECT site, COUNT(*) FROM comments WHERE gone_at IS NULL GROUP BY site")
-    out = []
-    for site in db.query("SELECT * FROM sites ORDER BY name"):
-        name = site["name"]
-        batch = next(
-            db.query(
-                "SELECT members, size FROM batches WHERE site = ? AND state != 'done' ORDER BY id LIMIT 1", [name]
-            ),
-            None,
-        )
-        prof = next(
-            db.query("SELECT version, learned_at FROM profiles WHERE site = ? ORDER BY version DESC LIMIT 1", [name]),
-            None,
-        )
-        error = next(
-            db.query(
-                "SELECT t, e FROM (SELECT last_polled_at AS t, last_error AS e FROM feeds WHERE site = :s AND"
-                " last_error IS NOT NULL UNION ALL SELECT last_fetched_at, last_error FROM articles WHERE site = :s"
-                " AND last_error IS NOT NULL) AS errors ORDER BY t DESC LIMIT 1",
-                {"s": name},
-            ),
-            None,
-        )
-        agreement = site_agreement(db, name)
-        systems = comment_states(db, name)
-        out.append(
-            {
-                "site": name,
-                "articles": articles.get(name, 0),
-                "pages": pages.get(name, 0),
-                # mean page as fetched -> as stored (gzip), in KiB: what a page costs the store
-                "page_kb": f"{sizes[name][0] / 1024:.1f} -> {sizes[name][1] / 1024:.1f}" if name in sizes else None,
-                "posts": posts_n.get(name, 0),
-                "comments": comments_n.get(name, 0),
-                "comment_systems": systems.systems,
-                "comments_state": systems.states,
-                "batch": f"{batch['members']}/{batch['size']}" if batch else "0",
-                "profile": f"v{prof['version']}" if prof else None,
-                "profile_age": _age(prof["learned_at"], now) if prof else None,
-                "feed_check": (
-                    f"{agreement.articles} art., count {agreement.count_exact:.2f}, F1 {agreement.f1:.2f}"
-                    if agreement
-                    else None
-                ),
-                "last_error": error["e"] if error else None,
-            }
-        )
-    return out
-
-
-def check_site(db: Database, site: str) -> str:
-    """`site` when the store has it, else QueryError naming the sites it has (and the closest one)."""
-    names = [r[0] for r in db.execute("SELECT name FROM sites ORDER BY name").fetchall()]
-    if site in names:
-        return site
-    if not names:
-        raise QueryError(f"no site {site!r} in the store: it has no sites yet (run scrapy crawl blogs)")
-    close = difflib.get_close_matches(site, names, n=1) or [n for n in names if n.lower() == site.lower()]
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    shown = ", ".join(names[:12]) + (f", … ({len(names)} sites)" if len(names) > 12 else "")
-    raise QueryError(f"no site {site!r} in the store{hint}; sites: {shown}")
-
-
 def _slash_twin(url: str) -> str | None:
     """The same URL with the path's trailing slash added or removed (None for a bare host)."""
     head, sep, query = url.partition("?")
@@ -172,46 +79,6 @@ def _slash_twin(url: str) -> str | None:
         return None
     twin = head[:-1] if head.endswith("/") else head + "/"
     return twin + sep + query
-
-
-def find_article(db: Database, url: str) -> str:
-    """The stored article URL that `url` names, normalized as the crawler keys articles (store.urls):
-    case of %-escapes, decoded non-ASCII, default port, tracking parameters and a trailing slash
-    do not matter. QueryError when no article matches."""
-    key = normalize_url(url)
-    candidates = [key, url.strip()]
-    twin = _slash_twin(key)
-    if twin:
-        candidates.append(twin)
-    for candidate in candidates:  # exact first: /a and /a/ may be two articles
-        if db.execute("SELECT 1 FROM articles WHERE url = ?", [candidate]).fetchone():
-            return candidate
-    raise QueryError(f"no article {url!r} in the store (URLs as scrapy posts lists them)")
-
-
-def article_site(db: Database, article: str) -> str:
-    """The site of a known article (an `articles.url`, e.g. from find_article)."""
-    return str(db.execute("SELECT site FROM articles WHERE url = ?", [article]).fetchone()[0])
-
-
-def newest_pages(db: Database, site: str, limit: int) -> list[dict[str, Any]]:
-    """The newest snapshot of each of the site's articles, newest first, with the stored extraction.
-
-    Columns: id, url, headers, body (gzip), title, stored (extractions.comments), stored_error,
-    comment_system, comments_state (the article's).
-    """
-    return list(
-        db.query(
-            "SELECT s.id, s.url, s.headers, s.body, a.title, x.comments AS stored, x.error AS stored_error,"
-            " a.comment_system, a.comments_state"
-            " FROM snapshots s JOIN ("
-            "  SELECT article, MAX(fetched_at) AS newest FROM snapshots WHERE site = ? GROUP BY article"
-            ") n ON n.article = s.article AND n.newest = s.fetched_at"
-            " LEFT JOIN articles a ON a.url = s.article LEFT JOIN extractions x ON x.snapshot = s.id"
-            " ORDER BY s.fetched_at DESC LIMIT ?",
-            [site, limit],
-        )
-    )
 
 
 def parse_since(text: str, now: float | None = None) -> str:
@@ -260,27 +127,6 @@ def _posts_filter(site: Sites, since: str | None) -> tuple[str, list[Any]]:
     return " AND ".join(where), params
 
 
-def posts(
-    db: Database, site: Sites = None, since: str | None = None, limit: int | None = None
-) -> Iterator[dict[str, Any]]:
-    """Posts, newest publication first; `site` one name or several; `since` (store ISO text, see
-    parse_since) compares with publication (else fetch) time."""
-    condition, params = _posts_filter(site, since)
-    sql = (
-        f"SELECT {', '.join(POST_FIELDS)} FROM posts WHERE {condition}"
-        " ORDER BY COALESCE(published, fetched_at) DESC, url"
-    )
-    if limit:
-        sql += f" LIMIT {int(limit)}"
-    yield from db.query(sql, params)
-
-
-def count_posts(db: Database, site: Sites = None, since: str | None = None) -> int:
-    """How many posts `posts` lists without a limit."""
-    condition, params = _posts_filter(site, since)
-    return int(db.execute(f"SELECT COUNT(*) FROM posts WHERE {condition}", params).fetchone()[0])
-
-
 def _comments_filter(site: Sites, article: str | None, since: str | None) -> tuple[str, list[Any]]:
     where: list[str] = ["1 = 1"]
     params: list[Any] = []
@@ -294,32 +140,6 @@ def _comments_filter(site: Sites, article: str | None, since: str | None) -> tup
     return " AND ".join(where), params
 
 
-def comments(
-    db: Database,
-    site: Sites = None,
-    article: str | None = None,
-    limit: int | None = None,
-    since: str | None = None,
-) -> Iterator[dict[str, Any]]:
-    """Comments in page order per article (those gone from the page too, with `gone_at`);
-    `since` (store ISO text) compares with first_seen; `parent` is the fingerprint of the comment replied to."""
-    condition, params = _comments_filter(site, article, since)
-    sql = (
-        "SELECT c.article AS url, c.site, c.fingerprint, c.parent, c.text, c.author, c.date, c.position,"
-        f" c.first_seen, c.gone_at, c.source FROM comments c LEFT JOIN posts p ON p.url = c.article WHERE {condition}"
-        " ORDER BY COALESCE(p.published, p.fetched_at) DESC, c.article, c.gone_at IS NOT NULL, c.position"
-    )
-    if limit:
-        sql += f" LIMIT {int(limit)}"
-    yield from db.query(sql, params)
-
-
-def count_comments(db: Database, site: Sites = None, article: str | None = None, since: str | None = None) -> int:
-    """How many comments `comments` lists without a limit."""
-    condition, params = _comments_filter(site, article, since)
-    return int(db.execute(f"SELECT COUNT(*) FROM comments c WHERE {condition}", params).fetchone()[0])
-
-
 @dataclass
 class SearchPlan:
     """The FROM/WHERE part of a search and its parameters; `select` is what a hit row shows."""
@@ -331,100 +151,270 @@ class SearchPlan:
     parsed: Any
 
 
-def _search_plan(db: Database, query: str, where: str, site: Sites, scan: bool | None) -> SearchPlan:
-    try:
-        parsed = parse_search(query)
-    except SearchSyntaxError as exc:
-        raise QueryError(str(exc)) from None
-    if where == "posts":
-        table, cols, fields = "posts", ["title", "text"], "t.url, t.site, t.title, t.published"
-        order = "COALESCE(t.published, t.fetched_at) DESC"
-    elif where == "comments":
-        table, cols, fields = "comments", ["text", "author"], "t.article AS url, t.site, t.author, t.date"
-        order = "t.first_seen DESC"
-    else:
-        raise ValueError(f"search in posts or comments, not {where!r}")
-    text = cols[-1] if table == "posts" else cols[0]
-    sites: list[str] = []
-    site_params: list[Any] = []
-    _site_filter("t.site", site, sites, site_params)
-    extra = "".join(f" AND {condition}" for condition in sites)
-    if db.dialect == "postgresql":  # pg_trgm GIN indexes serve ILIKE '%item%' (store.postgres)
-        condition, params = parsed.sql(cols, dialect="postgresql")
-        source = f"{table} t WHERE {condition}{extra}"
-    elif bool(scan) or not parsed.fits_fts():  # FTS5 would silently miss items under 3 characters
-        register_fold(db.conn)  # type: ignore[attr-defined]
-        condition, params = parsed.sql(cols)
-        source = f"{table} t WHERE {condition}{extra}"
-    else:
-        source = f"{table}_fts JOIN {table} t ON t.rowid = {table}_fts.rowid WHERE {table}_fts MATCH ?{extra}"
-        params = [parsed.fts()]
-        order = "rank"
-    return SearchPlan(source, [*params, *site_params], f"{fields}, t.{text} AS _text", order, parsed)
+class ReadQueries(CommentFeedBook, CommentSystemBook):
+    """What `scrapy sites|posts|comments|search|export|report` read: one read transaction per query."""
 
+    def sites(self, now: float | None = None) -> list[dict[str, Any]]:
+        """One summary row per site: counts, mean page size fetched -> stored, batch fill, profile version
+        and age, comment-feed check, last error."""
+        db = self.db
+        now = time.time() if now is None else now
+        articles = _count(db, "SELECT site, COUNT(*) FROM articles GROUP BY site")
+        pages = _count(db, "SELECT site, COUNT(*) FROM snapshots GROUP BY site")
+        sizes = {
+            r[0]: (float(r[1] or 0), float(r[2] or 0))
+            for r in db.execute(
+                "SELECT site, AVG(body_size), AVG(LENGTH(body)) FROM snapshots GROUP BY site"
+            ).fetchall()
+        }
+        posts_n = _count(db, "SELECT site, COUNT(*) FROM posts GROUP BY site")
+        comments_n = _count(db, "SELECT site, COUNT(*) FROM comments WHERE gone_at IS NULL GROUP BY site")
+        out = []
+        for site in db.query("SELECT * FROM sites ORDER BY name"):
+            name = site["name"]
+            batch = next(
+                db.query(
+                    "SELECT members, size FROM batches WHERE site = ? AND state != 'done' ORDER BY id LIMIT 1", [name]
+                ),
+                None,
+            )
+            prof = next(
+                db.query(
+                    "SELECT version, learned_at FROM profiles WHERE site = ? ORDER BY version DESC LIMIT 1", [name]
+                ),
+                None,
+            )
+            error = next(
+                db.query(
+                    "SELECT t, e FROM (SELECT last_polled_at AS t, last_error AS e FROM feeds WHERE site = :s AND"
+                    " last_error IS NOT NULL UNION ALL SELECT last_fetched_at, last_error FROM articles WHERE site = :s"
+                    " AND last_error IS NOT NULL) AS errors ORDER BY t DESC LIMIT 1",
+                    {"s": name},
+                ),
+                None,
+            )
+            agreement = self.site_agreement(name)
+            systems = self.comment_states(name)
+            out.append(
+                {
+                    "site": name,
+                    "articles": articles.get(name, 0),
+                    "pages": pages.get(name, 0),
+                    # mean page as fetched -> as stored (gzip), in KiB: what a page costs the store
+                    "page_kb": f"{sizes[name][0] / 1024:.1f} -> {sizes[name][1] / 1024:.1f}" if name in sizes else None,
+                    "posts": posts_n.get(name, 0),
+                    "comments": comments_n.get(name, 0),
+                    "comment_systems": systems.systems,
+                    "comments_state": systems.states,
+                    "batch": f"{batch['members']}/{batch['size']}" if batch else "0",
+                    "profile": f"v{prof['version']}" if prof else None,
+                    "profile_age": _age(prof["learned_at"], now) if prof else None,
+                    "feed_check": (
+                        f"{agreement.articles} art., count {agreement.count_exact:.2f}, F1 {agreement.f1:.2f}"
+                        if agreement
+                        else None
+                    ),
+                    "last_error": error["e"] if error else None,
+                }
+            )
+        return out
 
-def search(
-    db: Database, query: str, where: str = "posts", limit: int = 20, scan: bool | None = None, site: Sites = None
-) -> list[dict[str, Any]]:
-    """Posts (or comments) matching `query` (store.searchquery: words, "phrases", AND/OR/NOT, *).
+    def check_site(self, site: str) -> str:
+        """`site` when the store has it, else QueryError naming the sites it has (and the closest one)."""
+        db = self.db
+        names = [r[0] for r in db.execute("SELECT name FROM sites ORDER BY name").fetchall()]
+        if site in names:
+            return site
+        if not names:
+            raise QueryError(f"no site {site!r} in the store: it has no sites yet (run scrapy crawl blogs)")
+        close = difflib.get_close_matches(site, names, n=1) or [n for n in names if n.lower() == site.lower()]
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        shown = ", ".join(names[:12]) + (f", … ({len(names)} sites)" if len(names) > 12 else "")
+        raise QueryError(f"no site {site!r} in the store{hint}; sites: {shown}")
 
-    SQLite: FTS5 (trigram) ranked best first when every item has 3+ characters and scan is not
-    True; otherwise a substring scan with the same meaning, newest first. PostgreSQL: ILIKE over
-    pg_trgm indexes, same hits, newest first. QueryError on bad syntax.
-    """
-    plan = _search_plan(db, query, where, site, scan)
-    try:
-        hits = list(
-            db.query(f"SELECT {plan.select} FROM {plan.source} ORDER BY {plan.order} LIMIT ?", [*plan.params, limit])
-        )
-    except DATABASE_ERRORS as exc:  # the parser should leave none; if one slips through, one line
-        raise QueryError(f"{query!r}: {exc}") from None
-    # One snippet for both paths (FTS5's snippet() counts trigrams, a few characters).
-    for hit in hits:
-        hit["snippet"] = scan_snippet(hit.pop("_text"), plan.parsed.positive)
-    return hits
+    def find_article(self, url: str) -> str:
+        """The stored article URL that `url` names, normalized as the crawler keys articles (store.urls):
+        case of %-escapes, decoded non-ASCII, default port, tracking parameters and a trailing slash
+        do not matter. QueryError when no article matches."""
+        db = self.db
+        key = normalize_url(url)
+        candidates = [key, url.strip()]
+        twin = _slash_twin(key)
+        if twin:
+            candidates.append(twin)
+        for candidate in candidates:  # exact first: /a and /a/ may be two articles
+            if db.execute("SELECT 1 FROM articles WHERE url = ?", [candidate]).fetchone():
+                return candidate
+        raise QueryError(f"no article {url!r} in the store (URLs as scrapy posts lists them)")
 
+    def article_site(self, article: str) -> str:
+        """The site of a known article (an `articles.url`, e.g. from find_article)."""
+        db = self.db
+        return str(db.execute("SELECT site FROM articles WHERE url = ?", [article]).fetchone()[0])
 
-def count_search(db: Database, query: str, where: str = "posts", scan: bool | None = None, site: Sites = None) -> int:
-    """How many hits `search` finds without a limit."""
-    plan = _search_plan(db, query, where, site, scan)
-    try:
-        return int(db.execute(f"SELECT COUNT(*) FROM {plan.source}", plan.params).fetchone()[0])
-    except DATABASE_ERRORS as exc:
-        raise QueryError(f"{query!r}: {exc}") from None
+    def newest_pages(self, site: str, limit: int) -> list[dict[str, Any]]:
+        """The newest snapshot of each of the site's articles, newest first, with the stored extraction.
 
-
-def _post_records(db: Database, site: str | None) -> Iterator[dict[str, Any]]:
-    for post in posts(db, site=site):
-        rows = list(
+        Columns: id, url, headers, body (gzip), title, stored (extractions.comments), stored_error,
+        comment_system, comments_state (the article's).
+        """
+        db = self.db
+        return list(
             db.query(
-                "SELECT fingerprint, text, author, date, date_precision, date_raw, parent, position, first_seen,"
-                " last_seen, gone_at, source FROM comments WHERE article = ? ORDER BY gone_at IS NOT NULL, position",
-                [post["url"]],
+                "SELECT s.id, s.url, s.headers, s.body, a.title, x.comments AS stored, x.error AS stored_error,"
+                " a.comment_system, a.comments_state"
+                " FROM snapshots s JOIN ("
+                "  SELECT article, MAX(fetched_at) AS newest FROM snapshots WHERE site = ? GROUP BY article"
+                ") n ON n.article = s.article AND n.newest = s.fetched_at"
+                " LEFT JOIN articles a ON a.url = s.article LEFT JOIN extractions x ON x.snapshot = s.id"
+                " ORDER BY s.fetched_at DESC LIMIT ?",
+                [site, limit],
             )
         )
-        yield {**post, "comments": rows}
 
+    def posts(self, site: Sites = None, since: str | None = None, limit: int | None = None) -> Iterator[dict[str, Any]]:
+        """Posts, newest publication first; `site` one name or several; `since` (store ISO text, see
+        parse_since) compares with publication (else fetch) time."""
+        db = self.db
+        condition, params = _posts_filter(site, since)
+        sql = (
+            f"SELECT {', '.join(POST_FIELDS)} FROM posts WHERE {condition}"
+            " ORDER BY COALESCE(published, fetched_at) DESC, url"
+        )
+        if limit:
+            sql += f" LIMIT {int(limit)}"
+        yield from db.query(sql, params)
 
-def export_jsonl(db: Database, out: Path | TextIO, site: str | None = None) -> tuple[int, int]:
-    """One JSON object per post, with its comments, to a file (replaced whole at the end) or an
-    open text stream; returns (posts, comments) written."""
-    n_posts = n_comments = 0
-    if not isinstance(out, Path):
-        for record in _post_records(db, site):
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
-            n_posts += 1
-            n_comments += len(record["comments"])
-        out.flush()
-        return n_posts, n_comments
-    tmp = out.with_name(out.name + ".tmp")
-    try:
-        with tmp.open("w", encoding="utf-8") as fh:
-            for record in _post_records(db, site):
-                fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+    def count_posts(self, site: Sites = None, since: str | None = None) -> int:
+        """How many posts `posts` lists without a limit."""
+        db = self.db
+        condition, params = _posts_filter(site, since)
+        return int(db.execute(f"SELECT COUNT(*) FROM posts WHERE {condition}", params).fetchone()[0])
+
+    def comments(
+        self,
+        site: Sites = None,
+        article: str | None = None,
+        limit: int | None = None,
+        since: str | None = None,
+    ) -> Iterator[dict[str, Any]]:
+        """Comments in page order per article (those gone from the page too, with `gone_at`);
+        `since` (store ISO text) compares with first_seen; `parent` is the fingerprint of the comment replied to."""
+        db = self.db
+        condition, params = _comments_filter(site, article, since)
+        sql = (
+            "SELECT c.article AS url, c.site, c.fingerprint, c.parent, c.text, c.author, c.date, c.position,"
+            " c.first_seen, c.gone_at, c.source FROM comments c LEFT JOIN posts p ON p.url = c.article"
+            f" WHERE {condition}"
+            " ORDER BY COALESCE(p.published, p.fetched_at) DESC, c.article, c.gone_at IS NOT NULL, c.position"
+        )
+        if limit:
+            sql += f" LIMIT {int(limit)}"
+        yield from db.query(sql, params)
+
+    def count_comments(self, site: Sites = None, article: str | None = None, since: str | None = None) -> int:
+        """How many comments `comments` lists without a limit."""
+        db = self.db
+        condition, params = _comments_filter(site, article, since)
+        return int(db.execute(f"SELECT COUNT(*) FROM comments c WHERE {condition}", params).fetchone()[0])
+
+    def _search_plan(self, query: str, where: str, site: Sites, scan: bool | None) -> SearchPlan:
+        db = self.db
+        try:
+            parsed = parse_search(query)
+        except SearchSyntaxError as exc:
+            raise QueryError(str(exc)) from None
+        if where == "posts":
+            table, cols, fields = "posts", ["title", "text"], "t.url, t.site, t.title, t.published"
+            order = "COALESCE(t.published, t.fetched_at) DESC"
+        elif where == "comments":
+            table, cols, fields = "comments", ["text", "author"], "t.article AS url, t.site, t.author, t.date"
+            order = "t.first_seen DESC"
+        else:
+            raise ValueError(f"search in posts or comments, not {where!r}")
+        text = cols[-1] if table == "posts" else cols[0]
+        sites: list[str] = []
+        site_params: list[Any] = []
+        _site_filter("t.site", site, sites, site_params)
+        extra = "".join(f" AND {condition}" for condition in sites)
+        if db.dialect == "postgresql":  # pg_trgm GIN indexes serve ILIKE '%item%' (store.postgres)
+            condition, params = parsed.sql(cols, dialect="postgresql")
+            source = f"{table} t WHERE {condition}{extra}"
+        elif bool(scan) or not parsed.fits_fts():  # FTS5 would silently miss items under 3 characters
+            register_fold(db.conn)  # type: ignore[attr-defined]
+            condition, params = parsed.sql(cols)
+            source = f"{table} t WHERE {condition}{extra}"
+        else:
+            source = f"{table}_fts JOIN {table} t ON t.rowid = {table}_fts.rowid WHERE {table}_fts MATCH ?{extra}"
+            params = [parsed.fts()]
+            order = "rank"
+        return SearchPlan(source, [*params, *site_params], f"{fields}, t.{text} AS _text", order, parsed)
+
+    def search(
+        self, query: str, where: str = "posts", limit: int = 20, scan: bool | None = None, site: Sites = None
+    ) -> list[dict[str, Any]]:
+        """Posts (or comments) matching `query` (store.searchquery: words, "phrases", AND/OR/NOT, *).
+
+        SQLite: FTS5 (trigram) ranked best first when every item has 3+ characters and scan is not
+        True; otherwise a substring scan with the same meaning, newest first. PostgreSQL: ILIKE over
+        pg_trgm indexes, same hits, newest first. QueryError on bad syntax.
+        """
+        db = self.db
+        plan = self._search_plan(query, where, site, scan)
+        try:
+            hits = list(
+                db.query(
+                    f"SELECT {plan.select} FROM {plan.source} ORDER BY {plan.order} LIMIT ?", [*plan.params, limit]
+                )
+            )
+        except DATABASE_ERRORS as exc:  # the parser should leave none; if one slips through, one line
+            raise QueryError(f"{query!r}: {exc}") from None
+        # One snippet for both paths (FTS5's snippet() counts trigrams, a few characters).
+        for hit in hits:
+            hit["snippet"] = scan_snippet(hit.pop("_text"), plan.parsed.positive)
+        return hits
+
+    def count_search(self, query: str, where: str = "posts", scan: bool | None = None, site: Sites = None) -> int:
+        """How many hits `search` finds without a limit."""
+        db = self.db
+        plan = self._search_plan(query, where, site, scan)
+        try:
+            return int(db.execute(f"SELECT COUNT(*) FROM {plan.source}", plan.params).fetchone()[0])
+        except DATABASE_ERRORS as exc:
+            raise QueryError(f"{query!r}: {exc}") from None
+
+    def _post_records(self, site: str | None) -> Iterator[dict[str, Any]]:
+        db = self.db
+        for post in self.posts(site=site):
+            rows = list(
+                db.query(
+                    "SELECT fingerprint, text, author, date, date_precision, date_raw, parent, position, first_seen,"
+                    " last_seen, gone_at, source FROM comments WHERE article = ?"
+                    " ORDER BY gone_at IS NOT NULL, position",
+                    [post["url"]],
+                )
+            )
+            yield {**post, "comments": rows}
+
+    def export_jsonl(self, out: Path | TextIO, site: str | None = None) -> tuple[int, int]:
+        """One JSON object per post, with its comments, to a file (replaced whole at the end) or an
+        open text stream; returns (posts, comments) written."""
+        n_posts = n_comments = 0
+        if not isinstance(out, Path):
+            for record in self._post_records(site):
+                out.write(json.dumps(record, ensure_ascii=False) + "\n")
                 n_posts += 1
                 n_comments += len(record["comments"])
-        tmp.replace(out)  # readers never see half a file
-    finally:
-        tmp.unlink(missing_ok=True)  # after a failure: no stray half file
-    return n_posts, n_comments
+            out.flush()
+            return n_posts, n_comments
+        tmp = out.with_name(out.name + ".tmp")
+        try:
+            with tmp.open("w", encoding="utf-8") as fh:
+                for record in self._post_records(site):
+                    fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+                    n_posts += 1
+                    n_comments += len(record["comments"])
+            tmp.replace(out)  # readers never see half a file
+        finally:
+            tmp.unlink(missing_ok=True)  # after a failure: no stray half file
+        return n_posts, n_comments

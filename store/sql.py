@@ -3,19 +3,17 @@
 db.query("SELECT name FROM sites WHERE name = ?", ["demo"])   # an iterator of dicts, on both backends
 
 Statements are written once, in SQLite's dialect with `?` and `:name` parameters; the PostgreSQL
-connection (store.pgsql) translates them. `Database` is what store.query, store.comments and
-store.commentfeeds take; `SqliteDatabase` is sqlite-utils' Database with the few additions the
-interface needs.
+connection (store.pgsql) translates them. `Database` is what the store's parts hold as `self.db`
+(never a caller outside store/); `SqliteDatabase` is sqlite-utils' Database with the few additions
+the interface needs.
 """
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Protocol
 
-import psycopg
 import sqlite_utils
 
 Params = Sequence[Any] | dict[str, Any]
@@ -101,7 +99,3 @@ class SqliteDatabase(sqlite_utils.Database):
                 conn.execute("ROLLBACK")
             raise
         conn.execute("COMMIT")
-
-
-# What a store's database may raise, on either backend (callers catch these as store faults).
-DATABASE_ERRORS: tuple[type[BaseException], ...] = (sqlite3.Error, psycopg.Error)

@@ -23,13 +23,8 @@ import sqlite3
 import time
 from pathlib import Path
 
-from store.batches import BatchState
-from store.crawlstate import CrawlState
-from store.extractions import ExtractionState
-from store.leases import LeaseBook
+from store.base import StoreBackend
 from store.migrations import SCHEMA_VERSION, applied_version, migrate
-from store.pages import PageState
-from store.runs import RunBook
 from store.schema import FTS, INDEXES, KNOWN, TABLES, fts_sql
 from store.sql import SqliteDatabase
 from store.storefile import APPLICATION_ID, StoreError, converted, open_connection, refuse_url
@@ -54,7 +49,7 @@ def default_db_path(settings_value: str | None = None) -> Path:
     return here / DEFAULT_DB
 
 
-class Store(PageState, LeaseBook, BatchState, ExtractionState, CrawlState, RunBook):
+class Store(StoreBackend):
     """A connection to the blogs database; creates or upgrades the schema when opened.
 
     Store(path) is the crawl's: read-write, and a missing or empty file becomes a new store.
@@ -106,12 +101,6 @@ class Store(PageState, LeaseBook, BatchState, ExtractionState, CrawlState, RunBo
 
     def close(self) -> None:
         self.db.close()
-
-    def __enter__(self) -> Store:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def schema_is_current(self, *, marker: bool = True) -> bool:
         """True when every table, column, index and FTS table exists and, with `marker`, the store's

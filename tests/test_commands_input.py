@@ -25,6 +25,7 @@ from farm.postgres import PostgresServer
 from store import StoreBackend, open_store, query
 from store.clock import to_iso
 from store.comments import comment_dicts, refresh_article, upsert
+from store.pages import PageRecord
 from store.searchquery import parse_search
 from store.sqlite import Store
 from store.urls import normalize_url
@@ -85,15 +86,17 @@ def add_post(
     }
     store.record_feed_ok(feed, now=published, status=200, next_check=NOW, interval=600, new_articles=[entry])
     snapshot = store.save_page(
-        article=url,
-        site=site,
-        kind="first",
-        url=url,
-        request_url=url,
-        status=200,
-        headers={"Content-Type": ["text/html; charset=utf-8"]},
-        body=f"<html><body><p>{text}</p></body></html>".encode(),
-        fetched_at=published + 60,
+        PageRecord(
+            site=site,
+            kind="first",
+            url=url,
+            request_url=url,
+            status=200,
+            headers={"Content-Type": ["text/html; charset=utf-8"]},
+            body=f"<html><body><p>{text}</p></body></html>".encode(),
+            fetched_at=published + 60,
+            article_url=url,
+        ),
         offsets=[3600.0],
     )
     items = comment_dicts([CommentRecord(text=t, author=a, position=i) for i, (t, a) in enumerate(coms)])
@@ -181,7 +184,7 @@ def test_unknown_article_is_an_error(db: Path) -> None:
 )
 def test_article_urls_match_however_they_are_spelled(db: Path, spelling: str) -> None:
     with Store(db) as store:
-        found = query.find_article(store.db, spelling)
+        found = store.find_article(spelling)
     assert found == (LONG if spelling.lower().startswith(EN) else normalize_url(JA_RAW)), (spelling, found)
 
 
@@ -232,7 +235,7 @@ def test_since_filters_in_utc_and_rejects_what_it_cannot_read(db: Path) -> None:
 
 def search(db: Path | str, text: str, where: str = "posts", scan: bool | None = None) -> set[str]:
     with open_store(db, read_only=True) as store:
-        return {hit["url"] for hit in query.search(store.db, text, where, limit=50, scan=scan)}
+        return {hit["url"] for hit in store.search(text, where, limit=50, scan=scan)}
 
 
 QUERIES = {
@@ -312,7 +315,7 @@ def test_search_phrase_through_the_command(db: Path) -> None:
 )
 def test_unreadable_search_queries_are_one_line_errors(db: Path, text: str, message: str) -> None:
     with Store(db) as store, pytest.raises(query.QueryError, match=re.escape(message)):
-        query.search(store.db, text)
+        store.search(text)
 
 
 def test_search_syntax_errors_through_the_command(db: Path) -> None:

@@ -18,13 +18,14 @@ from pathlib import Path
 import pytest
 from crawl_helpers import PROJECT, _env
 
-from crawler.progress import progress_line, store_counts
+from crawler.progress import progress_line
 from extractor.records import CommentRecord
 from farm.postgres import PostgresServer
 from store import StoreBackend, open_store
 from store.clock import to_iso
 from store.comments import comment_dicts, refresh_article, upsert
 from store.feedstates import FEED_FIELDS
+from store.pages import PageRecord
 from store.query import COMMENT_FIELDS, POST_FIELDS
 from store.sqlite import Store
 
@@ -54,15 +55,17 @@ def add_post(store: StoreBackend, site: str, n: int) -> None:
     store.record_feed_ok(feed, now=published, status=200, next_check=NOW + HOUR, interval=600, new_articles=[entry])
     text = f"Post {n} of {site}\nAll about the plane, number {n}."
     snapshot = store.save_page(
-        article=url,
-        site=site,
-        kind="first",
-        url=url,
-        request_url=url,
-        status=200,
-        headers={"Content-Type": ["text/html; charset=utf-8"]},
-        body=f"<html><body><p>{text}</p></body></html>".encode(),
-        fetched_at=published + 60,
+        PageRecord(
+            site=site,
+            kind="first",
+            url=url,
+            request_url=url,
+            status=200,
+            headers={"Content-Type": ["text/html; charset=utf-8"]},
+            body=f"<html><body><p>{text}</p></body></html>".encode(),
+            fetched_at=published + 60,
+            article_url=url,
+        ),
         offsets=[3600.0],
     )
     records = [
@@ -246,7 +249,7 @@ def test_the_same_answers_on_postgresql(db: Path, pg_db: str) -> None:
 
 def test_the_harvest_line_counts_what_the_store_holds(db: Path) -> None:
     with open_store(db, read_only=True) as store:
-        counts = store_counts(store, NOW)
+        counts = store.harvest_counts(NOW)
     assert counts == {"due": 1, "failing": 1, "muted": 1, "queued": 0, "backlog": 0}
     stats = {"blogs/feeds_polled": 7, "blogs/feeds_failed": 2, "blogs/pages_stored/first": 5}
     assert progress_line(stats, counts) == (

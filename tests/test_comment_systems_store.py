@@ -15,7 +15,7 @@ from pipelines.commentapi import isso_comments, process_api_read, process_left_r
 from pipelines.jobs import comment_system_of, extraction_row
 from store import open_store
 from store.comments import refresh_article
-from store.commentsystems import ApiRead, ThreadRead, comments_state, save_api_read, unprocessed_api_reads
+from store.commentsystems import ApiRead, ThreadRead, comments_state
 from store.sqlite import Store
 
 URL = "http://h/2024/05/a/"
@@ -88,20 +88,20 @@ def test_a_read_is_stored_raw_then_parsed_and_a_left_read_is_parsed_by_the_next_
         [isso_answer([comment(1, "Hi", "Ann", NOW)])],
         complete=True,
     )
-    with store.transaction() as db:
-        first = save_api_read(db, read)
-        assert save_api_read(db, read) == first  # the same read is stored once
-    assert unprocessed_api_reads(store.db) == [first]
+    with store.transaction():
+        first = store.save_api_read(read)
+        assert store.save_api_read(read) == first  # the same read is stored once
+    assert store.unprocessed_api_reads() == [first]
     assert store.db.execute("SELECT COUNT(*) FROM comments").fetchone() == (0,)
     assert process_left_reads(store, NOW + 6) == 1  # what a killed run left
-    assert unprocessed_api_reads(store.db) == []
+    assert store.unprocessed_api_reads() == []
     rows = list(store.db.query("SELECT text, author, source, gone_at FROM comments"))
     assert rows == [{"text": "Hi", "author": "Ann", "source": "api:isso", "gone_at": None}]
     article = store.article(URL)
     assert article is not None
     assert (article["comment_system"], article["comments_state"]) == ("isso", "harvested")
-    with store.transaction() as db:
-        assert process_api_read(db, first, NOW + 7) == 1  # twice is harmless
+    with store.transaction():
+        assert process_api_read(store, first, NOW + 7) == 1  # twice is harmless
     store.close()
 
 
@@ -112,7 +112,7 @@ def test_a_failed_read_says_not_harvested_and_keeps_what_was_read_before(tmp_pat
     failed = ApiRead(URL, "h", "isso", "u", NOW + 3600, [], complete=False, error="isso endpoint failed: HTTP 503")
     with store.transaction() as db:
         for read in (ok, failed):
-            process_api_read(db, save_api_read(db, read), NOW + 3601)
+            process_api_read(store, store.save_api_read(read), NOW + 3601)
         refresh_article(db, URL)
     article = store.article(URL)
     assert article is not None and article["comments_state"] == "not-harvested: isso endpoint failed: HTTP 503"

@@ -18,7 +18,6 @@ from test_store_schema import NOW, add_page
 from crawler.items import CommentFeedItem
 from farm import BlogFarm
 from pipelines.commentfeeds import process_comment_feed
-from store.commentfeeds import record_feed_failure, save_comment_feed, unprocessed_comment_feeds
 from store.sqlite import Store
 
 HOUR = 3600.0
@@ -35,21 +34,21 @@ def test_a_stored_comment_feed_is_processed_once(tmp_path: Path) -> None:
     store = Store(tmp_path / "blogs.db")
     add_page(store, URL, b"<p>page</p>")
     item = CommentFeedItem("h", URL, URL + "feed/", FEED, {"content-type": "application/rss+xml"}, NOW)
-    with store.transaction() as db:
-        first = save_comment_feed(db, item)
-        assert save_comment_feed(db, item) == first  # the same fetch is stored once
-    assert unprocessed_comment_feeds(store.db, 3) == [first]
+    with store.transaction():
+        first = store.save_comment_feed(item)
+        assert store.save_comment_feed(item) == first  # the same fetch is stored once
+    assert store.unprocessed_comment_feeds(3) == [first]
     assert store.db.execute("SELECT COUNT(*) FROM feed_comments").fetchone() == (0,)
-    with store.transaction() as db:
-        record_feed_failure(db, first, "its worker process died")
-    assert unprocessed_comment_feeds(store.db, 1) == []  # failed too often for a run to retry it
-    with store.transaction() as db:
-        assert process_comment_feed(db, first, NOW + 1) == ("h", 1)
-        assert process_comment_feed(db, first, NOW + 2) is None  # twice is harmless
+    with store.transaction():
+        store.record_comment_feed_failure(first, "its worker process died")
+    assert store.unprocessed_comment_feeds(1) == []  # failed too often for a run to retry it
+    with store.transaction():
+        assert process_comment_feed(store, first, NOW + 1) == ("h", 1)
+        assert process_comment_feed(store, first, NOW + 2) is None  # twice is harmless
     row = store.db.execute("SELECT entries, attempts, error FROM comment_feed_fetches").fetchone()
     assert row == (1, 1, None)
     assert [r["text"] for r in store.db.query("SELECT text FROM feed_comments")] == ["Nice post"]
-    assert unprocessed_comment_feeds(store.db, 3) == []
+    assert store.unprocessed_comment_feeds(3) == []
     store.close()
 
 

@@ -2,7 +2,7 @@
 
 The disk is real: a tmpfs of 1 MiB mounted for the test (needs root, else skipped), later
 grown with `mount -o remount`. Extraction runs as by default: its jobs fail on the full store
-too, and say nothing more (crawler.outcome.store_fault in pipelines/extract.py).
+too, and say nothing more (store.faults.store_fault in pipelines/extract.py).
 """
 
 from __future__ import annotations

@@ -17,7 +17,6 @@ from pipelines import jobs
 from pipelines.commentfeeds import parse_comment_feed
 from pipelines.reextract import reextract
 from store import StoreBackend, open_store
-from store.commentfeeds import store_feed_comments
 
 
 def corpus_pages(corpus_root: Path, site: str) -> list[dict[str, Any]]:
@@ -178,11 +177,11 @@ def test_a_batch_with_no_comment_free_page_uses_its_articles_comment_feeds(
     truth, rows = _undated_rows(corpus_root, "tt16")
     stored(store, rows, "tt16")
     feeds = corpus_root / "wordpress" / "tt16" / "comment-feeds"
-    with store.transaction() as db:
+    with store.transaction():
         for row in rows:
             body = (feeds / (Path(row["file"]).stem + ".xml")).read_bytes()
             entries = parse_comment_feed(body, row["url"])
-            store_feed_comments(db, article=row["url"], site="tt16", entries=entries, fetched_at=NOW - 60)
+            store.store_feed_comments(article=row["url"], site="tt16", entries=entries, fetched_at=NOW - 60)
     jobs.run_batch(cfg(store, 10), 1)
     counts = score(store, truth)
     assert (counts.comment_prf()[2] or 0) >= 0.95

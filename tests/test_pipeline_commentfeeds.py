@@ -12,7 +12,6 @@ from extractor.scoring import tokenize
 from pipelines.commentfeeds import parse_comment_feed
 from store import open_store
 from store.clock import to_iso
-from store.commentfeeds import check_sites, site_agreement, store_feed_comments
 from store.comments import comment_dicts, refresh_article, upsert
 from store.sqlite import Store
 
@@ -67,17 +66,17 @@ def test_agreement_per_site_and_a_warning_when_it_falls(fresh_db: str, corpus_ro
         truth = truth_of(corpus_root, name)
         body = (corpus_root / "wordpress" / "tt21" / "comment-feeds" / f"{name}.xml").read_bytes()
         first = add_page(store, truth["url"], b"<p>first</p>", at=NOW)
-        with store.transaction() as db:
+        with store.transaction():
             entries = parse_comment_feed(body, truth["url"] + "feed/")
-            store_feed_comments(db, article=truth["url"], site="h", entries=entries, fetched_at=NOW + 3600)
+            store.store_feed_comments(article=truth["url"], site="h", entries=entries, fetched_at=NOW + 3600)
         again = add_page(store, truth["url"], b"<p>again</p>", kind="refetch", at=NOW + 3601)
         extracted(store, first, truth["url"], [])
         extracted(store, again, truth["url"], [(c["text"], c["author"]) for c in truth["comments"]])
         pages[name] = (truth, again)
-    found = site_agreement(store.db, "h")
+    found = store.site_agreement("h")
     assert found is not None and (found.articles, found.count_exact, round(found.f1, 6)) == (2, 1.0, 1.0)
-    with store.transaction() as db:
-        assert check_sites(db, ["h"], minimum=0.8, drop=0.15, now=NOW + 4000) == []
+    with store.transaction():
+        assert store.check_comment_feeds(["h"], minimum=0.8, drop=0.15, now=NOW + 4000) == []
     assert store.db.execute(
         "SELECT comment_feed_articles, comment_feed_exact, comment_feed_f1 FROM sites"
     ).fetchone() == (
@@ -88,13 +87,13 @@ def test_agreement_per_site_and_a_warning_when_it_falls(fresh_db: str, corpus_ro
     # The template changes: the next re-fetch of one article is read as two comments of boilerplate.
     truth, _again = pages["28"]
     later = add_page(store, truth["url"], b"<p>later</p>", kind="refetch", at=NOW + 7200)
-    with store.transaction() as db:
+    with store.transaction():
         body = (corpus_root / "wordpress" / "tt21" / "comment-feeds" / "28.xml").read_bytes()
         entries = parse_comment_feed(body, truth["url"] + "feed/")
-        store_feed_comments(db, article=truth["url"], site="h", entries=entries, fetched_at=NOW + 7199)
+        store.store_feed_comments(article=truth["url"], site="h", entries=entries, fetched_at=NOW + 7199)
     extracted(store, later, truth["url"], [("Leave a Reply", "Search"), ("Categories Travel", "Menu")])
-    with store.transaction() as db:
-        warnings = check_sites(db, ["h"], minimum=0.8, drop=0.15, now=NOW + 8000)
+    with store.transaction():
+        warnings = store.check_comment_feeds(["h"], minimum=0.8, drop=0.15, now=NOW + 8000)
     assert len(warnings) == 2 and all("Site h" in w and "(was 1.00)" in w for w in warnings), warnings
     assert store.db.execute("SELECT comment_feed_exact FROM sites").fetchone() == (0.5,)
     assert store.db.execute("SELECT comment_feed_checked_at FROM sites").fetchone() == (to_iso(NOW + 8000),)

@@ -9,7 +9,7 @@ import random
 from test_store_schema import NOW, add_page
 
 from extractor.records import CommentRecord
-from store import open_store, query
+from store import open_store
 from store.comments import Observation, comment_dicts, fingerprint, merge, refresh_article, upsert
 from store.sqlite import Store
 
@@ -128,4 +128,4 @@ def test_store_rows_follow_the_extractions_idempotently(fresh_db: str) -> None:
     extraction(store, again, A, C, method="batch")
     texts = {c["text"]: c for c in table(store, "comments")}
     assert set(texts) == {A[0], C[0]} and texts[A[0]]["gone_at"] is None
-    assert len(query.search(store.db, '"参考になり"', where="comments")) == 1
+    assert len(store.search('"参考になり"', where="comments")) == 1

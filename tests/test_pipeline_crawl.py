@@ -14,7 +14,6 @@ import pytest
 from crawl_helpers import PROJECT, _env, clock_offset, crawl_command, rows, run_crawl, wait_for, write_feeds
 
 from farm import BlogFarm
-from store import query
 from store.sqlite import Store
 
 pytestmark = pytest.mark.slow
@@ -132,6 +131,6 @@ def test_comments_accumulate_over_refetch_runs_and_agree_with_the_comment_feeds(
             "SELECT comment_feed_articles, comment_feed_exact, comment_feed_f1 FROM sites WHERE name = 'gen'"
         ).fetchone()
         assert site[0] >= 5 and site[1] == 1.0 and site[2] >= 0.95, site
-        summary = query.sites(store.db)
+        summary = store.sites()
         assert summary[0]["feed_check"].startswith(f"{site[0]} art., count 1.00")
     assert rows(db, "SELECT COUNT(*) FROM feed_comments")[0][0] > 0

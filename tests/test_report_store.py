@@ -23,7 +23,6 @@ from commands.report import NOT_EXTRACTED
 from extractor.report_render import display_url
 from pipelines import jobs
 from pipelines.commentfeeds import parse_comment_feed
-from store.commentfeeds import store_feed_comments
 from store.sqlite import Store
 
 pytestmark = pytest.mark.slow
@@ -51,8 +50,8 @@ def store_db(tmp_path_factory: pytest.TempPathFactory, corpus_root: Path) -> Pat
         name = Path(row["file"]).stem
         body = (corpus_root / "wordpress" / SITE / "comment-feeds" / f"{name}.xml").read_bytes()
         entries = parse_comment_feed(body, row["url"] + "feed/")
-        with store.transaction() as tx:
-            store_feed_comments(tx, article=row["url"], site=SITE, entries=entries[n:], fetched_at=NOW + 60 * k - 1)
+        with store.transaction():
+            store.store_feed_comments(article=row["url"], site=SITE, entries=entries[n:], fetched_at=NOW + 60 * k - 1)
     assert jobs.run_batch(cfg, 1).pages == 10
     later = stored(store, truth[10:16], SITE, start=20)
     assert jobs.run_pages(cfg, SITE, later).pages == 6

@@ -15,7 +15,7 @@ from crawler.items import PageItem
 from pipelines.persist import PersistPagePipeline
 from store import StoreBackend, open_store
 from store.clock import from_iso, to_iso
-from store.pages import gunzip_body
+from store.pages import PageRecord, gunzip_body
 from store.sqlite import Store
 
 NOW = 1_800_000_000.0
@@ -135,27 +135,31 @@ def test_save_page_stores_gzip_and_schedules_refetches(store: StoreBackend) -> N
     assert store.due_articles([FEED], NOW - 3600) != []  # a clock set back never holds a first fetch
     body = "<html><body>日本語 " + "x" * 5000 + "</body></html>"
     sid = store.save_page(
-        article="http://h/a",
-        site="h",
-        kind="first",
-        url="http://h/a?final",
-        request_url="http://h/a",
-        status=200,
-        headers={"Content-Type": ["text/html"]},
-        body=body.encode(),
-        fetched_at=NOW,
+        PageRecord(
+            site="h",
+            kind="first",
+            url="http://h/a?final",
+            request_url="http://h/a",
+            status=200,
+            headers={"Content-Type": ["text/html"]},
+            body=body.encode(),
+            fetched_at=NOW,
+            article_url="http://h/a",
+        ),
         offsets=[2, 4],
     )
     again = store.save_page(
-        article="http://h/a",
-        site="h",
-        kind="first",
-        url="http://h/a?final",
-        request_url="http://h/a",
-        status=200,
-        headers={},
-        body=body.encode(),
-        fetched_at=NOW,
+        PageRecord(
+            site="h",
+            kind="first",
+            url="http://h/a?final",
+            request_url="http://h/a",
+            status=200,
+            headers={},
+            body=body.encode(),
+            fetched_at=NOW,
+            article_url="http://h/a",
+        ),
         offsets=[2, 4],
     )
     assert sid == again  # idempotent on (article, fetched_at)
@@ -171,15 +175,17 @@ def test_save_page_stores_gzip_and_schedules_refetches(store: StoreBackend) -> N
     assert store.due_articles([FEED], NOW) == []
     assert store.due_articles([FEED], NOW + 1) != []
     store.save_page(
-        article="http://h/a",
-        site="h",
-        kind="refetch",
-        url="http://h/a",
-        request_url="http://h/a",
-        status=200,
-        headers={},
-        body=b"x",
-        fetched_at=NOW + 1.5,
+        PageRecord(
+            site="h",
+            kind="refetch",
+            url="http://h/a",
+            request_url="http://h/a",
+            status=200,
+            headers={},
+            body=b"x",
+            fetched_at=NOW + 1.5,
+            article_url="http://h/a",
+        ),
         offsets=[2, 4],
     )
     art = store.article("http://h/a")

@@ -16,7 +16,7 @@ import pytest
 from crawl_helpers import PROJECT, _env
 
 from crawler.lock import RunLock
-from store import query
+from store import open_existing_store
 from store.sqlite import Store, StoreError
 from store.storefile import APPLICATION_ID
 
@@ -30,8 +30,8 @@ NOT_SQLITE = {
 # `scrapy reextract` (read-write, never a new store).
 OPENERS: dict[str, Callable[[Path], Store]] = {
     "crawl": lambda path: Store(path),
-    "query": lambda path: query.open_store(path),
-    "reextract": lambda path: query.open_store(path, write=True),
+    "query": lambda path: open_existing_store(path),
+    "reextract": lambda path: open_existing_store(path, write=True),
 }
 
 
@@ -78,7 +78,7 @@ def test_an_empty_file_becomes_a_store_for_the_crawl_only(tmp_path: Path) -> Non
     refused("reextract", path, "is an empty file")
     with Store(path) as store:  # a crawl may initialise it, as `touch blogs.db` suggests
         assert store.schema_is_current()
-    with query.open_store(path) as store:
+    with open_existing_store(path) as store:
         assert store.db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
 
 
@@ -94,7 +94,7 @@ def test_an_empty_sqlite_database_becomes_a_store_for_the_crawl_only(tmp_path: P
 
 def test_a_folder_is_refused(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="is a folder"):
-        query.open_store(tmp_path)
+        open_existing_store(tmp_path)
     with pytest.raises(StoreError, match="is a folder"):
         Store(tmp_path)
 
@@ -155,7 +155,7 @@ def test_a_query_upgrades_an_older_store_it_may_write_then_reads_it_read_only(tm
     conn.execute("DROP TABLE feed_comments")
     conn.commit()
     conn.close()
-    with query.open_store(path) as store:
+    with open_existing_store(path) as store:
         assert store.read_only and "feed_comments" in store.db.table_names()
 
 
@@ -165,14 +165,14 @@ def test_a_query_upgrades_an_older_store_it_may_write_then_reads_it_read_only(tm
 def test_queries_open_the_store_read_only(tmp_path: Path) -> None:
     path = make_store(tmp_path / "blogs.db")
     before, names = fingerprint(path), folder(path)
-    with query.open_store(path) as store:
+    with open_existing_store(path) as store:
         assert store.read_only
-        assert [row["site"] for row in query.sites(store.db)] == ["site0", "site1", "site2"]
+        assert [row["site"] for row in store.sites()] == ["site0", "site1", "site2"]
         with pytest.raises(sqlite3.OperationalError, match="readonly"):  # the connection itself is mode=ro
             store.db.execute("INSERT INTO sites (name) VALUES ('written')")
     assert fingerprint(path) == before
     assert {n for n in folder(path) if not n.endswith(("-wal", "-shm"))} == set(names)
-    with query.open_store(path, write=True) as store:
+    with open_existing_store(path, write=True) as store:
         assert not store.read_only
         store.db.execute("INSERT INTO sites (name) VALUES ('written')")
 
@@ -181,7 +181,7 @@ def test_a_read_only_store_file_can_be_queried(tmp_path: Path) -> None:
     path = make_store(tmp_path / "blogs.db")
     path.chmod(0o444)
     try:
-        with query.open_store(path) as store:
+        with open_existing_store(path) as store:
             assert store.db.execute("SELECT COUNT(*) FROM sites").fetchone()[0] == 3
         if os.geteuid() != 0:  # root may write a 0444 file anyway
             with pytest.raises(StoreError, match="the file is read-only"):
@@ -215,10 +215,10 @@ def run_python(prefix: list[str], code: str, *args: str) -> subprocess.Completed
 
 OPEN_IN_CHILD = """
 import sys
-from store import query
+from store import open_existing_store
 from store.sqlite import Store, StoreError
 try:
-    store = query.open_store(sys.argv[1]) if sys.argv[2] == "query" else Store(sys.argv[1])
+    store = open_existing_store(sys.argv[1]) if sys.argv[2] == "query" else Store(sys.argv[1])
     print(store.read_only, store.db.execute("SELECT COUNT(*) FROM sites").fetchone()[0])
 except StoreError as exc:
     print("StoreError:", exc)

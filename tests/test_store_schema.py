@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from store import query
+from store import open_existing_store
 from store.clock import to_iso
 from store.comments import comment_dicts, refresh_article
+from store.pages import PageRecord
 from store.schema import FTS as _FTS
 from store.schema import TABLES as _TABLES
 from store.sqlite import Store
@@ -42,15 +43,17 @@ def add_page(store: Store, url: str, body: bytes, *, kind: str = "first", at: fl
         }
         store.record_feed_ok(FEED, now=at, status=200, next_check=at + 600, interval=600, new_articles=[entry])
     return store.save_page(
-        article=url,
-        site=site,
-        kind=kind,
-        url=url,
-        request_url=url,
-        status=200,
-        headers={"Content-Type": ["text/html; charset=utf-8"]},
-        body=body,
-        fetched_at=at,
+        PageRecord(
+            site=site,
+            kind=kind,
+            url=url,
+            request_url=url,
+            status=200,
+            headers={"Content-Type": ["text/html; charset=utf-8"]},
+            body=body,
+            fetched_at=at,
+            article_url=url,
+        ),
         offsets=[3600.0],
     )
 
@@ -105,8 +108,8 @@ def test_opening_a_current_store_does_not_wait_for_a_writer(tmp_path: Path) -> N
     writer.execute("BEGIN IMMEDIATE")  # a crawl in the middle of a write transaction
     writer.execute("INSERT INTO sites (name) VALUES ('busy')")
     started = time.monotonic()
-    with query.open_store(path) as reader:
-        assert [r["site"] for r in query.sites(reader.db)] == []  # sees only committed data
+    with open_existing_store(path) as reader:
+        assert [r["site"] for r in reader.sites()] == []  # sees only committed data
     assert time.monotonic() - started < 1.0
     writer.rollback()
     writer.close()
@@ -125,21 +128,20 @@ def test_fts_finds_english_words_and_japanese_phrases_and_follows_updates(store:
         "テント泊とレインウェア\n仕事帰り、ベランダで山小屋に泊まりました。",
         [("山小屋の話、とても参考になりました。", "週末カメラマン")],
     )
-    db = store.db
-    assert [h["url"] for h in query.search(db, "shooting board")] == ["http://h/en"]
-    assert [h["url"] for h in query.search(db, "PLANING")] == ["http://h/en"]  # case-insensitive
-    assert [h["url"] for h in query.search(db, "山小屋に泊まりました")] == ["http://h/ja"]  # a Japanese phrase
-    assert [h["url"] for h in query.search(db, "山小屋")] == ["http://h/ja"]  # 3 characters: FTS
-    assert [h["url"] for h in query.search(db, "泊ま")] == ["http://h/ja"]  # 2 characters: LIKE fallback
-    assert [h["url"] for h in query.search(db, "ja 泊")] == ["http://h/ja"]  # short terms anywhere: LIKE
-    assert [h["author"] for h in query.search(db, "参考に", "comments")] == ["週末カメラマン"]
-    assert [h["url"] for h in query.search(db, "chisels", "comments")] == ["http://h/en"]
-    assert query.search(db, "nothing like this") == []
-    assert "[shooting]" in query.search(db, "shooting")[0]["snippet"]
+    assert [h["url"] for h in store.search("shooting board")] == ["http://h/en"]
+    assert [h["url"] for h in store.search("PLANING")] == ["http://h/en"]  # case-insensitive
+    assert [h["url"] for h in store.search("山小屋に泊まりました")] == ["http://h/ja"]  # a Japanese phrase
+    assert [h["url"] for h in store.search("山小屋")] == ["http://h/ja"]  # 3 characters: FTS
+    assert [h["url"] for h in store.search("泊ま")] == ["http://h/ja"]  # 2 characters: LIKE fallback
+    assert [h["url"] for h in store.search("ja 泊")] == ["http://h/ja"]  # short terms anywhere: LIKE
+    assert [h["author"] for h in store.search("参考に", "comments")] == ["週末カメラマン"]
+    assert [h["url"] for h in store.search("chisels", "comments")] == ["http://h/en"]
+    assert store.search("nothing like this") == []
+    assert "[shooting]" in store.search("shooting")[0]["snippet"]
     # The index follows upserts: a re-extraction that changes the text changes what is found.
     add_extraction(store, a, "http://h/en", "A bench hook instead", [("Sharp chisels!", "Ann")])
-    assert query.search(db, "shooting board") == []
-    assert [h["url"] for h in query.search(db, "bench hook")] == ["http://h/en"]
+    assert store.search("shooting board") == []
+    assert [h["url"] for h in store.search("bench hook")] == ["http://h/en"]
     plain = sqlite3.connect(store.path)  # no custom function or tokenizer needed to read it
     assert plain.execute("SELECT COUNT(*) FROM posts_fts WHERE posts_fts MATCH '\"bench\"'").fetchone() == (1,)
 

@@ -200,7 +200,15 @@ def page_item(number: int) -> PageItem:
     url = f"http://127.0.0.1:8000/2026/01/post-{number}/"
     body = f"<html><body><article><p>Post {number}</p></article></body></html>".encode() * 40
     item = PageItem(
-        "blog", "http://127.0.0.1:8000/feed/", url, url, 200, {"Content-Type": ["text/html"]}, body, 1e9, "first"
+        site="blog",
+        feed_url="http://127.0.0.1:8000/feed/",
+        article_url=url,
+        url=url,
+        status=200,
+        headers={"Content-Type": ["text/html"]},
+        body=body,
+        fetched_at=1e9,
+        kind="first",
     )
     item.snapshot_id = number  # as PersistPagePipeline sets it once the page is stored
     return item

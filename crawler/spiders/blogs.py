@@ -42,7 +42,6 @@ from crawler.schedule import DEFAULT_REFETCH_AFTER, parse_durations
 from crawler.validation import check_arguments, check_settings
 from store import StoreBackend, default_db_path, open_store, store_location
 from store.clock import to_iso
-from store.commentsystems import comments_not_read_since
 from store.leases import worker_name
 from store.pglock import PgRunLock
 from store.postgres import is_database_url, redact
@@ -245,7 +244,7 @@ class BlogsSpider(FeedPolling, ArticleFetching, CommentApiFetching):
         """The feeds file's (url -> site name), each feed the store knows kept under the site it has
         there: a site is its feed, and a new name on its line must not split its articles in two."""
         assert self.store is not None
-        stored = {row["url"]: row["site"] for row in self.store.db.query("SELECT url, site FROM feeds")}
+        stored = self.store.feed_sites()
         taken = set(stored.values())
         out: dict[str, str] = {}
         for url, name in listed.items():
@@ -431,7 +430,7 @@ class BlogsSpider(FeedPolling, ArticleFetching, CommentApiFetching):
             "blogs/comments_gone": gone,
             "blogs/comments_edited": max(0, self.store.comment_versions_count() - self.versions_before),
             # pages whose comments load by script and could not be read: never "no comments"
-            "blogs/comments_not_read": comments_not_read_since(self.store.db, self.started_at),
+            "blogs/comments_not_read": self.store.comments_not_read_since(self.started_at),
             "blogs/feeds_muted_total": self.store.count_muted(list(self.sources)) if self.store else 0,
         }
 
