@@ -12,6 +12,7 @@ import pytest
 
 from farm.postgres import PostgresServer
 from store import PostgresStore, open_store
+from store.pages import PageRecord
 
 T0 = 1_800_000_000.0
 
@@ -57,15 +58,17 @@ def _waiting_on_a_lock(url: str) -> bool:
 def _save(store: PostgresStore, site: str, done: list[int]) -> None:
     done.append(
         store.save_page(
-            article=f"http://{site}.test/1/",
-            site=site,
-            kind="first",
-            url=f"http://{site}.test/1/",
-            request_url=f"http://{site}.test/1/",
-            status=200,
-            headers={},
-            body=b"<html></html>",
-            fetched_at=T0 + 60,
+            PageRecord(
+                article_url=f"http://{site}.test/1/",
+                site=site,
+                kind="first",
+                url=f"http://{site}.test/1/",
+                request_url=f"http://{site}.test/1/",
+                status=200,
+                headers={},
+                body=b"<html></html>",
+                fetched_at=T0 + 60,
+            ),
             offsets=[3600.0],
         )
     )
