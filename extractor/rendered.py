@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 
 from .blocks import HEADINGS, Block
-from .pipeline import Page, read_page
+from .method import Page, read_page
 from .records import CommentRecord, single_unit_records, split_comments
 from .separate import BOILERPLATE, COMMENT, POST
 

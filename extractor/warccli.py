@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import ExitStack
 from datetime import UTC, datetime
 
-from .pipeline import Page, PageExtraction
+from .method import Page, PageExtraction
 from .profile import SiteProfile, extract_and_learn
 from .warc import ArchiveIndex, CaptureReader, PageCapture, ReadTally
 from .warcsites import feed_entries, group_sites

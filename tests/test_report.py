@@ -11,7 +11,7 @@ from lxml import etree
 from extractor import DEFAULT, Page, PageExtraction, extract_site
 from extractor.blocks import parse_html
 from extractor.cli import main
-from extractor.pipeline import BlockResult
+from extractor.method import BlockResult
 from extractor.report import (
     NOTE_NOT_FOUND,
     ROLES,
