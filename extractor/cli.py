@@ -95,7 +95,7 @@ def _site_job(job: Job) -> _SiteResult:
     for path, res in zip(files, results, strict=True):
         rel = path.relative_to(site.dir).as_posix()
         row: dict[str, object] = {"file": site.key(rel), "post": res.post, "comments": res.comments}
-        row.update(res.decision())  # method and confidence (issue 20), when the preset sets them
+        row.update(res.decision())  # method and confidence, when the preset sets them
         if res.comment_records:
             row["comment_records"] = [r.as_json() for r in res.comment_records]
             row["comment_section"] = res.comment_section
@@ -172,7 +172,7 @@ def _run_jobs(work: list[Job], jobs: int) -> list[_SiteResult]:
 def _write_rows(rows: list[dict[str, object]], out: IO[str], records: bool = False) -> None:
     keys: tuple[str, ...] = ("file", "post", "comments", "comment_section")
     keys += ("comment_records",) if records else ()
-    keys += ("method", "confidence")  # issue 20: set only by presets with comment_evidence
+    keys += ("method", "confidence")  # set only by presets with comment_evidence
     for row in rows:
         out.write(json.dumps({k: row[k] for k in keys if k in row}, ensure_ascii=False) + "\n")
 
@@ -201,7 +201,7 @@ def cmd_extract(a: argparse.Namespace) -> int:
                 if res.error:
                     print(f"extract: {path}: {res.error}", file=sys.stderr)
                 row: dict[str, object] = {"file": str(path), "post": res.post, "comments": res.comments}
-                row.update(res.decision())  # method and confidence (issue 20), when the preset sets them
+                row.update(res.decision())  # method and confidence, when the preset sets them
                 if res.comment_records:  # the section as shown, for gold that keeps author and date lines in
                     row["comment_section"] = res.comment_section
                 if a.records:

@@ -1,4 +1,4 @@
-"""Text hygiene: characters that print as nothing are removed and text is NFC-normalised (issue 28).
+"""Text hygiene: characters that print as nothing are removed and text is NFC-normalised.
 
 A soft hyphen (U+00AD) or a zero-width character inside a word splits it for a search, and a
 decomposed "é" (e + U+0301) does not equal the composed one, so a word printed with them is not

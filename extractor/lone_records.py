@@ -1,4 +1,4 @@
-"""Records are comments or nothing (issue 28): every page's comment records, also in small sets.
+"""Records are comments or nothing: every page's comment records, also in small sets.
 
 A provisional set (a new site's first 1-5 articles) often shows no repeated comment unit: each
 page has one comment, or one comment and its reply. Before, such a set stored its comment blocks

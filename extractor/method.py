@@ -115,7 +115,7 @@ class PageExtraction:
     # "single page") and with what confidence (0-1); None unless the comment_evidence option is on.
     method: str | None = None
     confidence: float | None = None
-    # The post's date from its date line (D18, postmeta.py), ISO 8601; None without one.
+    # The post's date from its date line (postmeta.py), ISO 8601; None without one.
     published: str | None = None
 
     def decision(self) -> dict[str, object]:

@@ -149,7 +149,7 @@ class SiteProfile:
         return PageRoles(site.roles[0], site.idents[0], site.template_match or 0.0)
 
     def _new_identifiers(self, blocks: Sequence[Block], idents: Sequence[str], roles: list[str]) -> list[str]:
-        """D6 on one page: content under an identifier that carried none in the set is post when it
+        """Robust post identifiers on one page: content under an identifier that carried none in the set is post when it
         starts before the end of the main post identifier's content (comments follow the post;
         without the main identifier on the page, before the first block of a known comment
         identifier), unless it is one short block (a date or title line that other pages listed)."""

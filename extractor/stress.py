@@ -1,4 +1,4 @@
-"""Comment separation under the conditions of unseen sites, scored per fold (issue 20).
+"""Comment separation under the conditions of unseen sites, scored per fold.
 
     python -m extractor.stress single|commented|commented-as-crawl|subsets [--corpus ROOT] [--source S]
 
@@ -7,7 +7,7 @@ These modes take that help away, on the same pages and the same scorer (``scorin
 the Dragnet folds of ``evaluate --folds 2`` (A, B) beside the other sources:
 
 * ``single``: each page alone (a set of one: the single-page detector);
-* ``commented``: each site's pages with comments, as one set (every page has comments: D9's
+* ``commented``: each site's pages with comments, as one set (every page has comments: the comment fallback's
   fallbacks and the page's own evidence), sites with at least two such pages;
 * ``commented-as-crawl``: the same pages as the crawl meets them (first half a set, the
   rest through its profile);
