@@ -27,8 +27,8 @@ from .identifiers import DEFAULT_IDENTIFIER
 from .method import NO_COMMENTS, PAGE_EVIDENCE, Page, PageExtraction, extract_site
 from .options import PRESETS, Options
 from .profile import extract_and_learn
+from .roles import COMMENT, POST
 from .scoring import RecordCounts, SiteScore, macro, metrics, pooled, score_page, score_records
-from .separate import COMMENT, POST
 from .set_sizes import extract_in_sets, print_beside_full_sets
 
 

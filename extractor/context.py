@@ -23,7 +23,7 @@ from .lone_records import set_records
 from .matching import Vector, group_vectors, unique_blocks
 from .options import Options
 from .records import CommentRecord, single_unit_records, split_comments
-from .separate import BOILERPLATE, COMMENT
+from .roles import BOILERPLATE, COMMENT
 from .steps import (
     ONE_PAGE_SET,
     Content,

@@ -30,7 +30,7 @@ from itertools import compress
 
 from .blocks import HEADINGS, Block
 from .comment_words import author_line, comment_heading, label_names_comments, signed_line, vocabulary_token
-from .separate import BOILERPLATE, COMMENT, POST
+from .roles import BOILERPLATE, COMMENT, POST
 from .units import (
     SHORT_SLOT_CHARS,
     DateLines,

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 from .blocks import Block
 from .evidence import VOCABULARY, comment_evidence, vocabulary_names
+from .roles import BOILERPLATE, COMMENT, POST
 from .scoring import tokenize
-from .separate import BOILERPLATE, COMMENT, POST
 from .units import (
     SIGNATURE_TOKEN_SHARE,
     DateLines,

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from .blocks import HEADINGS, Block
 from .comment_words import author_line, comment_heading, signed_line
 from .records import CommentRecord, single_unit_records, split_comments
-from .separate import COMMENT
+from .roles import COMMENT
 
 
 def set_records(pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]]) -> list[list[CommentRecord]]:

@@ -29,7 +29,7 @@ from .matching import Vector
 from .options import DEFAULT, Options
 from .postmeta import published
 from .records import CommentRecord
-from .separate import BOILERPLATE, COMMENT, POST
+from .roles import BOILERPLATE, COMMENT, POST
 from .single_page import single_page_steps
 from .steps import (
     NO_COMMENTS,

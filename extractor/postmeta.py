@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from .blocks import Block
 from .dates import date_match, read_date
 from .evidence import role_indices
-from .separate import BOILERPLATE, POST
+from .roles import BOILERPLATE, POST
 
 # A date alone is short ("September 17, 2026", "2026年11月15日"); a body paragraph is long.
 DATE_ONLY_MAX_CHARS = 20

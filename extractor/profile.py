@@ -45,7 +45,7 @@ from .method import (
 from .options import DEFAULT, Options
 from .records import CommentLayout, learn_layout, single_unit_records, split_comments
 from .robust import METADATA_MAX_CHARS
-from .separate import COMMENT, POST
+from .roles import COMMENT, POST
 from .steps import (
     Content,
     Decision,

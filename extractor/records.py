@@ -33,7 +33,7 @@ from .authors import cut_bylines, shared_affixes, shared_note
 from .blocks import HEADINGS, Block
 from .dates import date_match, read_date, relative_match
 from .replies import split_replies, units_with_replies
-from .separate import COMMENT, POST
+from .roles import COMMENT, POST
 from .units import (
     SHORT_SLOT_CHARS,
     DateLines,

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from .blocks import Block
 from .robust import GAP_TAGS, _title_before_post
-from .separate import BOILERPLATE, POST
+from .roles import BOILERPLATE, POST
 
 # A link-dense block is navigation: its text neither counts against a line nor becomes post.
 LINK_DENSITY = 0.5

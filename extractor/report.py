@@ -25,7 +25,7 @@ from .corpus import iter_corpus
 from .method import BlockResult, Page, PageExtraction, extract_site
 from .options import Options
 from .report_render import CSP, display_url, document_title, paint_page, safe_link
-from .separate import BOILERPLATE, COMMENT, POST
+from .roles import BOILERPLATE, COMMENT, POST
 
 ROLES: tuple[str, ...] = (POST, COMMENT, BOILERPLATE)
 

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from .blocks import HEADINGS, Block
 from .dates import parse_date
 from .options import Options
-from .separate import BOILERPLATE, COMMENT, POST, post_identifiers_every_page
+from .roles import BOILERPLATE, COMMENT, POST
+from .separate import post_identifiers_every_page
 
 # Thresholds of the robust post identifiers (see docs/algorithm.md): an identifier on at least this share of pages is a
 # candidate post part; a "metadata" identifier carries one short block per page.

@@ -22,7 +22,7 @@ from .blocks import Block
 from .comment_words import comment_heading
 from .dates import is_dated
 from .evidence import LONE_UNIT_MAX_BLOCKS, role_indices
-from .separate import BOILERPLATE, COMMENT
+from .roles import BOILERPLATE, COMMENT
 from .units import subtree_sums
 
 # A comment count, as a byline or a link prints it: "Comments (14)", "203 comments", "14 Replies".

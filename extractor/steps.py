@@ -35,7 +35,8 @@ from .options import Options
 from .postmeta import post_date_line
 from .recurring import recurring_post_lines, shared_titles
 from .robust import drop_link_blocks, page_rules, robust_post_identifiers
-from .separate import COMMENT, POST, post_identifiers_every_page, reextract, separate_roles
+from .roles import COMMENT, POST
+from .separate import post_identifiers_every_page, reextract, separate_roles
 from .shapes import drop_shapeless
 
 Pages = Sequence[Sequence[Block]]
