@@ -40,7 +40,7 @@ from extractor.blocks import reader_bytes  # noqa: E402
 from extractor.corpus import iter_corpus  # noqa: E402
 from extractor.dates import clear_memos  # noqa: E402
 from extractor.decode import decode_html  # noqa: E402
-from extractor.pipeline import read_page  # noqa: E402
+from extractor.method import read_page  # noqa: E402
 
 try:
     from extractor import _csax  # type: ignore[attr-defined]

@@ -10,8 +10,8 @@ from ._compiled import prefer_fresh_sources
 
 prefer_fresh_sources()  # before any compiled module is imported: a stale build must not run
 
+from .method import BlockResult, Page, PageExtraction, extract_site, read_page  # noqa: E402
 from .options import DEFAULT, PAPER, PRESETS, Options  # noqa: E402
-from .pipeline import BlockResult, Page, PageExtraction, extract_site, read_page  # noqa: E402
 from .profile import SiteProfile, extract_and_learn, learn_profile  # noqa: E402
 
 __all__ = [

@@ -48,7 +48,7 @@ def shared_affixes(names: Sequence[str]) -> tuple[str, str]:
     # a colon ends a label, never a name: two names suffice then
     glued_names = 2 if raw.endswith((":", "：")) else GLUED_SUFFIX_NAMES
     if cut > 0:
-        # a label with a space of its own glued to the name ("Chloedit :", "Pete님의 말:"): the shared
+        # a label with a space of its own glued to the name ("Chloedit:", "Pete님의 말:"): the shared
         # ending before the space is a name ending too often ("Jackson says:", "Wilson says:"), so
         # many names must share it
         glued_names = GLUED_SUFFIX_NAMES

@@ -24,11 +24,11 @@ from typing import IO
 
 from .corpus import CorpusSite, iter_corpus
 from .identifiers import DEFAULT_IDENTIFIER
+from .method import NO_COMMENTS, PAGE_EVIDENCE, Page, PageExtraction, extract_site
 from .options import PRESETS, Options
-from .pipeline import NO_COMMENTS, PAGE_EVIDENCE, Page, PageExtraction, extract_site
 from .profile import extract_and_learn
+from .roles import COMMENT, POST
 from .scoring import RecordCounts, SiteScore, macro, metrics, pooled, score_page, score_records
-from .separate import COMMENT, POST
 from .set_sizes import extract_in_sets, print_beside_full_sets
 
 
@@ -72,12 +72,12 @@ class _SiteResult:
 
 @dataclass(frozen=True, slots=True)
 class Job:
-    """One site to extract: as one set, as the crawl pipeline meets it, or in sets of ``set_size`` pages."""
+    """One site to extract: as one set, as the crawl meets it, or in sets of ``set_size`` pages."""
 
     site: CorpusSite
     options: Options
     known: frozenset[str] = frozenset()
-    pipeline: bool = False
+    as_crawl: bool = False
     set_size: int = 0  # 0: the whole site is one set
 
 
@@ -85,8 +85,8 @@ def _site_job(job: Job) -> _SiteResult:
     site, options, known = job.site, job.options, job.known
     files = site.page_files()
     pages = [Page(None, p.read_bytes()) for p in files]
-    if job.pipeline:
-        results = _as_pipeline(pages, options)
+    if job.as_crawl:
+        results = as_crawl(pages, options)
     elif job.set_size:
         results = extract_in_sets(pages, job.set_size, options, site.site, known)
     else:
@@ -95,7 +95,7 @@ def _site_job(job: Job) -> _SiteResult:
     for path, res in zip(files, results, strict=True):
         rel = path.relative_to(site.dir).as_posix()
         row: dict[str, object] = {"file": site.key(rel), "post": res.post, "comments": res.comments}
-        row.update(res.decision())  # method and confidence (issue 20), when the preset sets them
+        row.update(res.decision())  # method and confidence, when the preset sets them
         if res.comment_records:
             row["comment_records"] = [r.as_json() for r in res.comment_records]
             row["comment_section"] = res.comment_section
@@ -110,12 +110,12 @@ def _site_job(job: Job) -> _SiteResult:
     ids.discard(DEFAULT_IDENTIFIER)
     posts = {b.identifier for r in results for b in r.blocks if b.role == POST}
     # a set whose comments only the pages' own markup showed tries other sites' identifiers first,
-    # as the crawl pipeline does (it passes them at once)
+    # as the crawl does (it passes them at once)
     return _SiteResult(rows, ids, posts, NO_COMMENTS in warned or PAGE_EVIDENCE in warned)
 
 
-def _as_pipeline(pages: Sequence[Page], options: Options) -> list[PageExtraction]:
-    """As the crawl pipeline meets a site: the first half (in file order) as one set, then a
+def as_crawl(pages: Sequence[Page], options: Options) -> list[PageExtraction]:
+    """As the crawl meets a site: the first half (in file order) as one set, then a
     profile learned from it extracts each later page on its own."""
     half = max(1, len(pages) // 2)
     first, profile = extract_and_learn(pages[:half], options)
@@ -128,21 +128,21 @@ def extract_corpus(
     sources: list[str] | None = None,
     sites: list[str] | None = None,
     jobs: int = 0,
-    pipeline: bool = False,
+    as_crawl: bool = False,
     set_size: int = 0,
 ) -> Iterator[tuple[CorpusSite, list[dict[str, object]]]]:
     """Extract every site of a corpus (one set per site), in parallel processes when jobs > 1.
 
     Sets that yield no comment at all are extracted again with the comment identifiers learned on
     the *other* sites (2013 §4.7; leave-one-out, so a site never learns from itself). With
-    ``pipeline``, each site is extracted as the crawl pipeline meets it (``_as_pipeline``); with
+    ``as_crawl``, each site is extracted as the crawl meets it (``as_crawl``); with
     ``set_size``, in fixed random sets of that many pages (``set_sizes.py``).
     """
     all_sites = list(iter_corpus(root, sources, sites))
     jobs = jobs or min(os.cpu_count() or 1, 4)
-    first = _run_jobs([Job(s, options, pipeline=pipeline, set_size=set_size) for s in all_sites], jobs)
+    first = _run_jobs([Job(s, options, as_crawl=as_crawl, set_size=set_size) for s in all_sites], jobs)
     again: list[tuple[int, Job]] = []
-    if options.comment_fallback and not pipeline:
+    if options.comment_fallback and not as_crawl:
         for i, result in enumerate(first):
             if result.no_comments:
                 others = [r for j, r in enumerate(first) if j != i]
@@ -172,7 +172,7 @@ def _run_jobs(work: list[Job], jobs: int) -> list[_SiteResult]:
 def _write_rows(rows: list[dict[str, object]], out: IO[str], records: bool = False) -> None:
     keys: tuple[str, ...] = ("file", "post", "comments", "comment_section")
     keys += ("comment_records",) if records else ()
-    keys += ("method", "confidence")  # issue 20: set only by presets with comment_evidence
+    keys += ("method", "confidence")  # set only by presets with comment_evidence
     for row in rows:
         out.write(json.dumps({k: row[k] for k in keys if k in row}, ensure_ascii=False) + "\n")
 
@@ -201,7 +201,7 @@ def cmd_extract(a: argparse.Namespace) -> int:
                 if res.error:
                     print(f"extract: {path}: {res.error}", file=sys.stderr)
                 row: dict[str, object] = {"file": str(path), "post": res.post, "comments": res.comments}
-                row.update(res.decision())  # method and confidence (issue 20), when the preset sets them
+                row.update(res.decision())  # method and confidence, when the preset sets them
                 if res.comment_records:  # the section as shown, for gold that keeps author and date lines in
                     row["comment_section"] = res.comment_section
                 if a.records:
@@ -222,7 +222,7 @@ def score_corpus(
     """Every site of ``a.corpus`` extracted (in sets of ``set_size`` pages, 0: whole sites) and scored."""
     scores: list[SiteScore] = []
     records: dict[str, RecordCounts] = {}
-    for site, rows in extract_corpus(Path(a.corpus), options, a.source, a.site, a.jobs, a.pipeline, set_size):
+    for site, rows in extract_corpus(Path(a.corpus), options, a.source, a.site, a.jobs, a.as_crawl, set_size):
         by_file = {str(r["file"]): r for r in rows}
         if preds_out:
             _write_rows(rows, preds_out, records=True)
@@ -247,8 +247,8 @@ def cmd_evaluate(a: argparse.Namespace) -> int:
     if a.folds is not None and not 2 <= a.folds <= MAX_FOLDS:
         print(f"evaluate: --folds must be 2 to {MAX_FOLDS}, not {a.folds}", file=sys.stderr)
         return 2
-    if a.set_size is not None and (a.set_size < 1 or a.pipeline):
-        print("evaluate: --set-size takes a number of pages >= 1, without --pipeline", file=sys.stderr)
+    if a.set_size is not None and (a.set_size < 1 or a.as_crawl):
+        print("evaluate: --set-size takes a number of pages >= 1, without --as-crawl", file=sys.stderr)
         return 2
     options = parse_overrides(a.preset, a.set)
     with ExitStack() as stack:
@@ -472,10 +472,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ev.add_argument("--json", metavar="OUT", help="write all numbers as JSON")
     ev.add_argument("--predictions", metavar="OUT.jsonl", help="also write the predictions scored")
     ev.add_argument(
-        "--pipeline",
+        "--as-crawl",
         action="store_true",
-        help="as the crawl pipeline: first half of each site as a set, the rest page by page with its profile",
+        help="as the crawl meets a site: first half of each site as a set, the rest page by page with its profile",
     )
+    # the flag's name until the method module stopped being called "pipeline"
+    ev.add_argument("--pipeline", dest="deprecated_pipeline", action="store_true", help=argparse.SUPPRESS)
     size = ev.add_mutually_exclusive_group()
     size.add_argument(
         "--set-size",
@@ -520,5 +522,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if a.cmd == "evaluate":
         if not a.corpus:
             ap.error("evaluate needs --corpus ROOT")
+        if a.deprecated_pipeline:
+            print("evaluate: --pipeline is deprecated, use --as-crawl", file=sys.stderr)
+            a.as_crawl = True
         return cmd_evaluate(a)
     return cmd_extract(a)

@@ -1,4 +1,4 @@
-"""Evidence that a region of one page holds reader comments, independent of the set (issue 20).
+"""Evidence that a region of one page holds reader comments, independent of the set.
 
     >>> from extractor.blocks import parse_blocks
     >>> blocks = parse_blocks('<body><p>Post</p><div id="comments"><h3>2 Comments</h3>'
@@ -10,7 +10,7 @@
 
 The set method (2013 §3.6) calls a block a comment when it is unique to its page and its identifier
 does not carry the post; nothing in that says "reader comment". Signals read from the page alone
-(docs/algorithm.md, D15): **vocabulary** (an id, class, aria-label, itemtype or itemprop naming a
+(docs/algorithm.md, "comment evidence"): **vocabulary** (an id, class, aria-label, itemtype or itemprop naming a
 comment region, or a comment-section heading before the block); **dated units** (alike siblings,
 most holding a date line at the same place); **author lines** in those units; **numbered units**
 (undated siblings addressed as "comment-12"). ``veto`` keeps a comment block only where one holds;
@@ -30,7 +30,7 @@ from itertools import compress
 
 from .blocks import HEADINGS, Block
 from .comment_words import author_line, comment_heading, label_names_comments, signed_line, vocabulary_token
-from .separate import BOILERPLATE, COMMENT, POST
+from .roles import BOILERPLATE, COMMENT, POST
 from .units import (
     SHORT_SLOT_CHARS,
     DateLines,

@@ -1,4 +1,4 @@
-"""When no page of a set is comment-free: find the comments anyway (issue 6; 2013 §4.7).
+"""When no page of a set is comment-free: find the comments anyway (2013 §4.7).
 
     >>> from extractor.fallback import known_comment_region
     >>> known_comment_region([["#post", "#comments"]], [["post", "post"]], {"#comments"})
@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 from .blocks import Block
 from .evidence import VOCABULARY, comment_evidence, vocabulary_names
+from .roles import BOILERPLATE, COMMENT, POST
 from .scoring import tokenize
-from .separate import BOILERPLATE, COMMENT, POST
 from .units import (
     SIGNATURE_TOKEN_SHARE,
     DateLines,
@@ -224,10 +224,10 @@ class Fallback:
 
 
 def named_section(blocks: Sequence[Block], roles: list[str], unique: Sequence[bool] | None = None) -> list[str]:
-    """Issue 20, where a set (or its profile) kept no comment: the single-page detector
+    """Where a set (or its profile) kept no comment: the single-page detector
     (``evidence.detect_section``), blocks that carry two signals, one of them the vocabulary, are
     comments; ``unique`` (the set's step 4 verdict) adds the blocks unique to the page that the set
-    called boilerplate (a comment's text under its date line's identifier, which D6 took for
+    called boilerplate (a comment's text under its date line's identifier, which the robust post identifiers took for
     per-page metadata). A page whose candidate text blocks no vocabulary names is not read further
     (most pages of comment-free sets)."""
     candidate = [

@@ -1,4 +1,4 @@
-"""Text hygiene: characters that print as nothing are removed and text is NFC-normalised (issue 28).
+"""Text hygiene: characters that print as nothing are removed and text is NFC-normalised.
 
 A soft hyphen (U+00AD) or a zero-width character inside a word splits it for a search, and a
 decomposed "é" (e + U+0301) does not equal the composed one, so a word printed with them is not
@@ -14,8 +14,8 @@ import re
 import unicodedata
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # pipeline.py calls this module
-    from .pipeline import PageExtraction
+if TYPE_CHECKING:  # method.py calls this module
+    from .method import PageExtraction
 
 # Soft hyphen; zero-width space, non-joiner and joiner; word joiner; BOM / zero-width no-break space.
 _INVISIBLE = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff]")

@@ -109,7 +109,7 @@ def eligible_identifiers(
 def template_outliers(
     pages: Sequence[Sequence[Block]], class_mode: ClassMode, once_per_page: Sequence[frozenset[str]] | None = None
 ) -> set[int]:
-    """Pages that do not share the site's template (deviation D7).
+    """Pages that do not share the site's template.
 
     The core identifiers occur exactly once on at least half of the pages; a page holding less than
     half of them (a frameset, an error page, a page of another site) would empty the eligible set

@@ -1,4 +1,4 @@
-"""Records are comments or nothing (issue 28): every page's comment records, also in small sets.
+"""Records are comments or nothing: every page's comment records, also in small sets.
 
 A provisional set (a new site's first 1-5 articles) often shows no repeated comment unit: each
 page has one comment, or one comment and its reply. Before, such a set stored its comment blocks
@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from .blocks import HEADINGS, Block
 from .comment_words import author_line, comment_heading, signed_line
 from .records import CommentRecord, single_unit_records, split_comments
-from .separate import COMMENT
+from .roles import COMMENT
 
 
 def set_records(pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]]) -> list[list[CommentRecord]]:

@@ -1,4 +1,4 @@
-"""The post's date line (issue 30, D18): a line between the post's title and its body that is only a
+"""The post's date line: a line between the post's title and its body that is only a
 date ("2026.10.04", "November 15, 2026") is the post's metadata, not its text.
 
     >>> date_only("2026.10.04"), date_only("Posted on November 15, 2026 by Ann")
@@ -9,7 +9,7 @@ The date is kept as the page's ``published`` field (``PageExtraction.published``
 Cocoon prints the post's date as a line of its own inside the post container, above the body, on
 every page but with a different date: step 4 keeps it as post. The WordPress truth leaves it out,
 as it leaves out bylines; Dragnet's gold keeps bylines ("By Ann, November 15, 2026"), so only a
-line that is a date and nothing else is taken out (D12 takes out whole byline identifiers, opt-in).
+line that is a date and nothing else is taken out (``date_lines``, opt-in, takes out whole byline identifiers).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from .blocks import Block
 from .dates import date_match, read_date
 from .evidence import role_indices
-from .separate import BOILERPLATE, POST
+from .roles import BOILERPLATE, POST
 
 # A date alone is short ("September 17, 2026", "2026年11月15日"); a body paragraph is long.
 DATE_ONLY_MAX_CHARS = 20
@@ -36,7 +36,7 @@ def date_only(text: str) -> bool:
 
 
 def post_date_line(blocks: Sequence[Block], roles: list[str]) -> list[str]:
-    """D18: post blocks after the post's first block (its title) and before its body (the first post
+    """Post blocks after the post's first block (its title) and before its body (the first post
     block of ``BODY_MIN_CHARS``) that are a date alone are boilerplate."""
     post = [blocks[i] for i in role_indices(roles, POST) if blocks[i].text]
     body = next((k for k, b in enumerate(post) if b.text_chars >= BODY_MIN_CHARS), 0)
@@ -50,7 +50,7 @@ def post_date_line(blocks: Sequence[Block], roles: list[str]) -> list[str]:
 
 
 def published(blocks: Sequence[Block], roles: Sequence[str]) -> str | None:
-    """The post's date from its date line (D18): the first text block between the post's first
+    """The post's date from its date line: the first text block between the post's first
     block and its body that is a date alone, read as ISO 8601 ("2026-10-04"); None without one."""
     post = [i for i in role_indices(roles, POST) if blocks[i].text]
     if not post:

@@ -23,13 +23,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 
 from .blocks import Block
-from .evidence import PROFILE, confidence
+from .context import PageRecords, Pages
+from .evidence import PROFILE
 from .fallback import Fallback, dated_comment_region
-from .hygiene import clean_extraction
 from .identifiers import assign_identifiers, once_identifiers, page_candidates
 from .matching import DistinctVectors, FingerprintIndex, Vector
-from .options import DEFAULT, Options
-from .pipeline import (
+from .method import (
     Page,
     PageExtraction,
     ParsedPage,
@@ -37,24 +36,24 @@ from .pipeline import (
     SiteRoles,
     classify,
     collector_paused,
-    page_output,
+    outputs,
     read_page,
     read_set,
-    set_outputs,
+    set_context,
     site_encoding,
 )
-from .postmeta import published
-from .records import CommentLayout, CommentRecord, learn_layout, single_unit_records, split_comments
-from .robust import METADATA_MAX_CHARS, page_rules
-from .separate import COMMENT, POST, separate_roles
+from .options import DEFAULT, Options
+from .records import CommentLayout, learn_layout, single_unit_records, split_comments
+from .robust import METADATA_MAX_CHARS
+from .roles import COMMENT, POST
 from .steps import (
-    drop_link_dense,
+    Content,
+    Decision,
+    Identifiers,
+    Separated,
     drop_metadata,
     feed_comment_region,
     keep_post_links,
-    post_date_lines,
-    shapeless_comments,
-    veto_comments,
 )
 from .units import UnitSignature
 
@@ -91,10 +90,10 @@ class SiteProfile:
     # The set had no comment-free page: how its comments were found, replayed on each new page.
     fallback: Fallback | None = None
     # The legacy encoding the set's undeclared pages were read in: a new undeclared page of the
-    # site is read in it when it fits (one site, one encoding; pipeline.site_encoding).
+    # site is read in it when it fits (one site, one encoding; method.site_encoding).
     encoding: str | None = None
     _index: FingerprintIndex | None = field(default=None, repr=False, compare=False)
-    # What the pages this profile extracts share while being read (pipeline.read_page): a site's
+    # What the pages this profile extracts share while being read (method.read_page): a site's
     # layout wrappers, menus and sidebars repeat from page to page (cleared past
     # _READ_CACHE_LIMIT entries).
     _read_cache: ReadCache = field(default_factory=dict, repr=False, compare=False)
@@ -112,11 +111,7 @@ class SiteProfile:
             return self._extract(page)
 
     def _extract(self, page: Page) -> PageExtraction:
-        if len(self._read_cache) > _READ_CACHE_LIMIT:
-            self._read_cache.clear()
-        if self.encoding is not None and page.encoding_hint is None:
-            page = replace(page, encoding_hint=self.encoding)
-        parsed = read_page(page, self.options, self._read_cache)
+        parsed = self._read(page)
         if parsed.error is not None:
             return PageExtraction(
                 parsed.url,
@@ -127,83 +122,34 @@ class SiteProfile:
             )
         if self.pages == 1 and self.options.comment_evidence:
             return self._alone(parsed)
-        decided = self.roles(parsed)
-        roles, evidence = decided.roles, None
-        if self.options.comment_evidence:
-            vetoed = veto_comments([parsed.blocks], [roles])
-            roles, evidence = vetoed.roles[0], vetoed.evidence[0]
-            roles = shapeless_comments([parsed.blocks], [roles], self.options)[0]  # D16
-        records: list[CommentRecord] | None = None
-        if self.comments is not None:
-            records = self.comments.records(parsed.blocks, roles)
-        elif self.options.comment_records:
-            # no comment seen while learning: the page's own comment units, if it shows any
-            found = split_comments([parsed.blocks], [roles], dated_only=True)
-            if found is None and parsed.feed_comments:
-                # the comment feed vouches for comments: undated units will do
-                found = split_comments([parsed.blocks], [roles])
-            records = found[0] if found is not None else single_unit_records(parsed.blocks, roles)
-        out = page_output(parsed, roles, decided.idents, [], records)
-        out.template_match = decided.template_match
-        if self.options.post_date_line:
-            out.published = published(parsed.blocks, roles)  # D18
-        if self.options.comment_evidence:
-            out.method = PROFILE
-            out.confidence = confidence(PROFILE, evidence)
-        if self.options.text_hygiene:
-            clean_extraction(out)
-        return out
+        context = ProfileContext(self, parsed.feed_comments)
+        return outputs([parsed], classify([parsed], self.options, context), self.options, context)[0]
+
+    def _read(self, page: Page) -> ParsedPage:
+        """Steps 1-3, in the encoding of the site's other pages where the page declares none."""
+        if len(self._read_cache) > _READ_CACHE_LIMIT:
+            self._read_cache.clear()
+        if self.encoding is not None and page.encoding_hint is None:
+            page = replace(page, encoding_hint=self.encoding)
+        return read_page(page, self.options, self._read_cache)
 
     def _alone(self, parsed: ParsedPage) -> PageExtraction:
-        """Issue 30: a profile learned from a set of one page knows no boilerplate (every block of a
-        page is unique to it) and no separation (every identifier carried content on its only
-        page): through it, a new page's template was post and its comments were missed. Such a
-        profile reads a page as its set read the page it learned from, alone (D15's single-page
-        detector), so that a re-fetch of that page and a new article are extracted alike."""
-        return set_outputs([parsed], classify([parsed], self.options), self.options)[0]
+        """A profile learned from a set of one page knows no boilerplate (every block of a page is
+        unique to it) and no separation (every identifier carried content on its only page):
+        through it, a new page's template was post and its comments were missed. Such a profile
+        reads a page as its set read the page it learned from, alone (the single-page detector),
+        so that a re-fetch of that page and a new article are extracted alike."""
+        context = set_context([parsed])
+        return outputs([parsed], classify([parsed], self.options, context), self.options, context)[0]
 
     def roles(self, parsed: ParsedPage) -> PageRoles:
         """Every block's role and identifier, and the share of blocks matching a fingerprint: the
-        set's steps (steps.py) on one page, the profile standing in for the other pages."""
-        index = self.index()
-        # The read cache hands the same Vector object to the repeated blocks of the site's pages
-        # (menus, sidebars: most of a page), so each is matched once while the cache lasts.
-        tested: dict[Vector, bool] = self._read_cache.setdefault(_MATCHED, {})
-        if len(tested) > _READ_CACHE_LIMIT:  # (it keeps unshared vectors alive too)
-            tested.clear()
-        unique = index.unmatched(parsed.vectors, tested)
-        matched = sum(1 for u in unique if not u)
-        match = matched / len(unique) if unique else 0.0
-        blocks, options = [parsed.blocks], self.options
-        content = drop_link_dense(blocks, [unique], options)  # D5
-        # step 6 with the set's eligible identifiers (those found once on this page)
-        cands = page_candidates(parsed.blocks, options.class_mode)
-        once = once_identifiers(parsed.blocks, options.class_mode, cands, among=self.eligible)
-        idents = assign_identifiers(parsed.blocks, once, options.class_mode, cands)
-        # step 7 with the set's separation: its post links stay, its metadata is boilerplate (D6)
-        content = keep_post_links(content, [unique], [idents], self.main_id)
-        content = drop_metadata(content, [idents], self.metadata_ids)
-        roles = separate_roles(content, [idents], self.post_ids)[0]
-        if options.robust_post_identifiers:  # identifiers the set never saw carry content here
-            roles = self._new_identifiers(parsed.blocks, idents, roles)
-        if self.fallback is not None:
-            roles = self.fallback.apply(parsed.blocks, idents, roles, cands, unique)
-        elif self.comments is None and options.comment_fallback:
-            # learned from comment-free pages only (the crawler's first fetch): nothing says where
-            # this site's comments go, so look for repeated dated units on the page itself (D9)
-            dated = dated_comment_region(blocks, [roles])
-            if dated is not None:
-                roles = dated[0][0]
-        # the article's comment feed lists comments the page seems not to show (D9, as in a set)
-        region = feed_comment_region(blocks, [roles], [idents], [cands], [parsed.feed_comments])
-        if region is not None:
-            roles = region.roles[0]
-        roles = page_rules(parsed.blocks, roles, idents, unique, options)
-        roles = post_date_lines(blocks, [roles], options)[0]  # D18
-        return PageRoles(roles, idents, match)
+        method's steps on one page, the profile standing in for the other pages."""
+        site = classify([parsed], self.options, ProfileContext(self, parsed.feed_comments))
+        return PageRoles(site.roles[0], site.idents[0], site.template_match or 0.0)
 
     def _new_identifiers(self, blocks: Sequence[Block], idents: Sequence[str], roles: list[str]) -> list[str]:
-        """D6 on one page: content under an identifier that carried none in the set is post when it
+        """Robust post identifiers on one page: content under an identifier that carried none in the set is post when it
         starts before the end of the main post identifier's content (comments follow the post;
         without the main identifier on the page, before the first block of a known comment
         identifier), unless it is one short block (a date or title line that other pages listed)."""
@@ -269,6 +215,113 @@ class SiteProfile:
         )
 
 
+class ProfileContext:
+    """One new page of a site, its profile standing in for the set's other pages (context.py):
+    its boilerplate fingerprints for steps 4-5, its eligible identifiers for step 6, its post and
+    metadata identifiers for step 7, and how its set found comments (or its comment layout)."""
+
+    method = PROFILE
+    compares_pages = False  # the profile keeps no other page's lines
+
+    def __init__(self, profile: SiteProfile, feed_comments: Sequence[str]) -> None:
+        self.profile = profile
+        self.feed_comments = feed_comments
+        self.template_match: float | None = None
+
+    def first_warnings(self) -> list[str]:
+        return []
+
+    def unique_blocks(
+        self, pages: Pages, vectors: Sequence[Sequence[Vector]], options: Options, warnings: list[str]
+    ) -> list[list[bool]]:
+        """A block is content when it matches none of the profile's fingerprints (the same cosine
+        rule, the fingerprints standing in for the other pages' blocks)."""
+        # The read cache hands the same Vector object to the repeated blocks of the site's pages
+        # (menus, sidebars: most of a page), so each is matched once while the cache lasts.
+        tested: dict[Vector, bool] = self.profile._read_cache.setdefault(_MATCHED, {})
+        if len(tested) > _READ_CACHE_LIMIT:  # (it keeps unshared vectors alive too)
+            tested.clear()
+        unique = self.profile.index().unmatched(vectors[0], tested)
+        matched = sum(1 for u in unique if not u)
+        self.template_match = matched / len(unique) if unique else 0.0
+        return [unique]
+
+    def identifiers(self, pages: Pages, options: Options, warnings: list[str]) -> Identifiers:
+        """Step 6 with the set's eligible identifiers (those found once on this page)."""
+        blocks, mode = pages[0], options.class_mode
+        cands = page_candidates(blocks, mode)
+        once = once_identifiers(blocks, mode, cands, among=self.profile.eligible)
+        idents = assign_identifiers(blocks, once, mode, cands)
+        return Identifiers([cands], [idents], self.profile.eligible, set(), [0])
+
+    def separation(
+        self, pages: Pages, found: Content, ids: Identifiers, options: Options, warnings: list[str]
+    ) -> Separated:
+        """Step 7 as the set separated: its post links stay, its metadata is boilerplate."""
+        profile = self.profile
+        content = keep_post_links(found.content, found.unique, ids.idents, profile.main_id)
+        content = drop_metadata(content, ids.idents, profile.metadata_ids)
+        return Separated(content, profile.post_ids, profile.metadata_ids, profile.main_id)
+
+    def reextraction(
+        self, pages: Pages, content: list[list[bool]], ids: Identifiers, options: Options
+    ) -> list[list[bool]]:
+        """Step 8 needs the set's content beside the page's: a profile keeps none."""
+        return content
+
+    def new_identifiers(
+        self, pages: Pages, roles: list[list[str]], ids: Identifiers, options: Options
+    ) -> list[list[str]]:
+        """Identifiers the set never saw carry content here: the post's, where they come early."""
+        if not options.robust_post_identifiers:
+            return roles
+        return [self.profile._new_identifiers(pages[0], ids.idents[0], roles[0])]
+
+    def comments_without_comment_free_page(
+        self,
+        pages: Pages,
+        decision: Decision,
+        ids: Identifiers,
+        unique: Sequence[Sequence[bool]],
+        options: Options,
+        warnings: list[str],
+    ) -> Decision:
+        """How the set found comments without a comment-free page, replayed on this page; a profile
+        learned from comment-free pages only looks for repeated dated units on the page itself;
+        the article's comment feed lists comments the page seems not to show."""
+        profile, roles = self.profile, decision.roles[0]
+        if not options.comment_fallback:
+            return decision
+        if profile.fallback is not None:
+            roles = profile.fallback.apply(pages[0], ids.idents[0], roles, ids.cands[0], unique[0])
+        elif profile.comments is None:
+            # learned from comment-free pages only (the crawler's first fetch): nothing says where
+            # this site's comments go
+            dated = dated_comment_region(pages, [roles])
+            if dated is not None:
+                roles = dated[0][0]
+        region = feed_comment_region(pages, [roles], ids.idents, ids.cands, [self.feed_comments])
+        if region is not None:
+            roles = region.roles[0]
+        decision.roles = [roles]
+        return decision
+
+    def comment_records(
+        self, pages: Pages, roles: list[list[str]], fallback: Fallback | None, options: Options
+    ) -> PageRecords | None:
+        """The learned comment layout; without one, the page's own comment units."""
+        blocks, page_roles = pages[0], roles[0]
+        if self.profile.comments is not None:
+            return [self.profile.comments.records(blocks, page_roles)]
+        if not options.comment_records:
+            return None
+        found = split_comments([blocks], [page_roles], dated_only=True)
+        if found is None and self.feed_comments:
+            # the comment feed vouches for comments: undated units will do
+            found = split_comments([blocks], [page_roles])
+        return [found[0] if found is not None else single_unit_records(blocks, page_roles)]
+
+
 def _fallback_json(fallback: Fallback | None) -> dict[str, object] | None:
     if fallback is None:
         return None
@@ -311,15 +364,16 @@ def extract_and_learn(
     with collector_paused():
         parsed = read_set(pages, options)
         good = [p for p in parsed if p.error is None]
-        site = classify(good, options, frozenset(known_comment_ids))
-        profile = profile_from_roles(good, site, options)  # before the outputs: D14 may rewrite roles
-        return set_outputs(parsed, site, options), profile
+        context = set_context(good, frozenset(known_comment_ids))
+        site = classify(good, options, context)
+        profile = profile_from_roles(good, site, options)  # before the outputs, which may rewrite roles
+        return outputs(parsed, site, options, context), profile
 
 
 def profile_from_parsed(
     parsed: Sequence[ParsedPage], options: Options, known_comment_ids: frozenset[str] = frozenset()
 ) -> SiteProfile:
-    return profile_from_roles(parsed, classify(parsed, options, known_comment_ids), options)
+    return profile_from_roles(parsed, classify(parsed, options, set_context(parsed, known_comment_ids)), options)
 
 
 def profile_from_roles(parsed: Sequence[ParsedPage], site: SiteRoles, options: Options) -> SiteProfile:

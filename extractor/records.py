@@ -33,7 +33,7 @@ from .authors import cut_bylines, shared_affixes, shared_note
 from .blocks import HEADINGS, Block
 from .dates import date_match, read_date, relative_match
 from .replies import split_replies, units_with_replies
-from .separate import COMMENT, POST
+from .roles import COMMENT, POST
 from .units import (
     SHORT_SLOT_CHARS,
     DateLines,
@@ -43,7 +43,7 @@ from .units import (
     learn_signature,
 )
 
-# A unit line whose text is mostly link text (D5's bound) is navigation: a "Reply" link.
+# A unit line whose text is mostly link text (the link-density bound) is navigation: a "Reply" link.
 LINK_LINE_DENSITY = 0.5
 
 
@@ -206,7 +206,7 @@ def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequ
     for slot, values in texts.items():
         n_filled = sum(1 for v in values if v)
         # one comment cannot show its "Reply" link as the same under every comment: a line that is
-        # all link is its chrome (D5's navigation)
+        # all link is its chrome (navigation by link density)
         all_link = n_units == 1 and slot_linked[number[slot]] == n_filled
         has_words = n_filled > 0 and commented[slot] * 2 >= n_filled
         if slot not in kinds.date and slot not in kinds.chrome and has_words and not all_link:
@@ -330,7 +330,7 @@ def build_records(
 
 
 def unit_date(unit: Unit, blocks: Sequence[Block], kinds: SlotKinds) -> tuple[str, str, str] | None:
-    """Issue 30: any date line of the unit outside its text is its date, before or after the body,
+    """Any date line of the unit outside its text is its date, before or after the body,
     linked or not: (date, precision, raw text), or None. A theme that prints the author in a meta
     block above the text and the linked day in a block of the same kind below it gives one slot
     twice per unit, which ``learn_slots`` cannot type as the date slot."""
@@ -408,7 +408,7 @@ def _learn(
 
 def _worded(pages: Sequence[Sequence[Block]], units: Sequence[Sequence[Unit]], kinds: SlotKinds) -> bool:
     """Whether most units hold words in a text slot: dated units of labels and links only (a
-    related-posts list whose titles are links, D5 drops them) are no comments."""
+    related-posts list whose titles are links, the link-density filter drops them) are no comments."""
     total = worded = 0
     for blocks, page_units in zip(pages, units, strict=True):
         for unit in page_units:

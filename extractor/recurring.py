@@ -1,4 +1,4 @@
-"""Lines a site's posts share (issue 30, D17): a line inside the post region that recurs on other
+"""Lines a site's posts share: a line inside the post region that recurs on other
 pages only inside their post regions is post.
 
     >>> from extractor.blocks import parse_blocks
@@ -11,7 +11,7 @@ pages only inside their post regions is post.
 
 Step 4 drops every block another page also has. Inside a post that includes a sub-heading two
 posts share ("はじめに", "Conclusion"), a closing line the author repeats ("Start before you feel
-ready."), a caption. D11 restores such lines between post blocks; at the post's edges (its last
+ready."), a caption. ``post_gaps`` restores such lines between post blocks; at the post's edges (its last
 line, a heading after a table of contents) nothing did. Here a boilerplate prose block of the main
 post identifier, after the page's first post block, among siblings that are mostly post, is post
 when every occurrence of its text in the set (links aside) is such a block, on fewer than half of
@@ -26,16 +26,16 @@ from collections.abc import Sequence
 
 from .blocks import Block
 from .robust import GAP_TAGS, _title_before_post
-from .separate import BOILERPLATE, POST
+from .roles import BOILERPLATE, POST
 
-# A link-dense block is navigation (D5): its text neither counts against a line nor becomes post.
+# A link-dense block is navigation: its text neither counts against a line nor becomes post.
 LINK_DENSITY = 0.5
 
 
 def recurring_post_lines(
     pages: Sequence[Sequence[Block]], roles: Sequence[list[str]], idents: Sequence[Sequence[str]], main_id: str | None
 ) -> list[list[str]]:
-    """D17 (``recurring_post_lines``): see the module docstring."""
+    """With ``recurring_post_lines``: see the module docstring."""
     if main_id is None or len(pages) < 3:
         return list(roles)
     firsts = [_first_post(blocks, page_roles) for blocks, page_roles in zip(pages, roles, strict=True)]
@@ -107,8 +107,8 @@ def _among_post(blocks: Sequence[Block], roles: Sequence[str], i: int) -> bool:
 
 
 def shared_titles(pages: Sequence[Sequence[Block]], roles: Sequence[list[str]]) -> list[list[str]]:
-    """D20: two posts that share a title lose it to step 4 (D10 restores only a title unique to its
-    page). The nearest heading before a page's first post block (D10's title) is post when every
+    """Two posts that share a title lose it to step 4 (``linked_titles`` restores only a title unique to its
+    page). The nearest heading before a page's first post block (the linked title) is post when every
     non-link occurrence of its text in the set is such a title, on fewer than half of the pages (a
     heading above every post, "Latest news", is the template's)."""
     titles = [_title_before_post(blocks, page_roles) for blocks, page_roles in zip(pages, roles, strict=True)]
@@ -122,7 +122,7 @@ def shared_titles(pages: Sequence[Sequence[Block]], roles: Sequence[list[str]]) 
             text = b.text
             if len(text) not in lengths or (key := text.lower()) not in keys:
                 continue
-            if b.index == title:  # (linked or not: D10's titles are often permalinks)
+            if b.index == title:  # (linked or not: such titles are often permalinks)
                 counts[key] += 1
             elif b.link_density <= LINK_DENSITY:  # the same text elsewhere: not a title of its own
                 counts[key] += len(pages)

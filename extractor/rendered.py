@@ -15,9 +15,9 @@ import re
 from collections.abc import Sequence
 
 from .blocks import HEADINGS, Block
-from .pipeline import Page, read_page
+from .method import Page, read_page
 from .records import CommentRecord, single_unit_records, split_comments
-from .separate import BOILERPLATE, COMMENT, POST
+from .roles import BOILERPLATE, COMMENT, POST
 
 _SEPARATOR = re.compile(r"\s*[•·|]\s*|\n")
 MAX_BYLINE = 80  # a longer "name" is a sentence, not a byline

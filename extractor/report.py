@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .corpus import iter_corpus
+from .method import BlockResult, Page, PageExtraction, extract_site
 from .options import Options
-from .pipeline import BlockResult, Page, PageExtraction, extract_site
 from .report_render import CSP, display_url, document_title, paint_page, safe_link
-from .separate import BOILERPLATE, COMMENT, POST
+from .roles import BOILERPLATE, COMMENT, POST
 
 ROLES: tuple[str, ...] = (POST, COMMENT, BOILERPLATE)
 
@@ -151,7 +151,7 @@ MAX_GAP = 4  # other blocks (an edit link, a quote's credit) allowed between two
 def comment_blocks(blocks: Sequence[BlockResult], texts: Sequence[str]) -> tuple[set[int], int]:
     """Positions of the blocks holding the comments' text, and how many comments were not found.
 
-    >>> from extractor.pipeline import BlockResult
+    >>> from extractor.method import BlockResult
     >>> blocks = [BlockResult(i, "p", f"/p[{i}]", "p", r, t) for i, (r, t) in enumerate(
     ...     [("post", "Thanks!"), ("comment", "Ann says:"), ("boilerplate", "Thanks!"), ("comment", "Bob")])]
     >>> comment_blocks(blocks, ["Thanks!", "Nobody wrote this"])

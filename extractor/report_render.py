@@ -29,8 +29,8 @@ from lxml import etree
 
 from .blocks import parse_html
 from .decode import decode_html
-from .pipeline import MAX_PAGE_BYTES, BlockResult, Page, PageExtraction
-from .separate import BOILERPLATE, COMMENT, POST
+from .method import MAX_PAGE_BYTES, BlockResult, Page, PageExtraction
+from .roles import BOILERPLATE, COMMENT, POST
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'"
 # Unique outline colours, so a screenshot can be checked pixel by pixel.

@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from .blocks import HEADINGS, Block
 from .dates import parse_date
 from .options import Options
-from .separate import BOILERPLATE, COMMENT, POST, post_identifiers_every_page
+from .roles import BOILERPLATE, COMMENT, POST
+from .separate import post_identifiers_every_page
 
-# D6 thresholds (see docs/algorithm.md): an identifier on at least this share of pages is a
+# Thresholds of the robust post identifiers (see docs/algorithm.md): an identifier on at least this share of pages is a
 # candidate post part; a "metadata" identifier carries one short block per page.
 MAJORITY = 0.5
 METADATA_MAX_CHARS = 200
@@ -22,7 +23,7 @@ METADATA_MAX_CHARS = 200
 def drop_link_blocks(
     pages: Sequence[Sequence[Block]], content: list[list[bool]], max_density: float
 ) -> list[list[bool]]:
-    """D5: content blocks whose text is mostly anchor text are navigation, not content."""
+    """Content blocks whose text is mostly anchor text are navigation, not content."""
     return [
         [flag and b.link_density <= max_density for flag, b in zip(flags, blocks, strict=True)]
         for flags, blocks in zip(content, pages, strict=True)
@@ -51,7 +52,7 @@ def identifier_stats(
     idents: Sequence[Sequence[str]],
     dates: bool = False,
 ) -> dict[str, IdentifierStats]:
-    """Per identifier, where it carries content; ``dates`` also notes date lines (for D12)."""
+    """Per identifier, where it carries content; ``dates`` also notes date lines (for ``date_lines``)."""
     stats: dict[str, IdentifierStats] = {}
     for p, (blocks, flags, ids) in enumerate(zip(pages, content, idents, strict=True)):
         per_page: dict[str, int] = {}
@@ -98,7 +99,7 @@ def robust_post_identifiers(
     idents: Sequence[Sequence[str]],
     date_lines: bool = False,
 ) -> Separation:
-    """D6: post identifiers from majority and position, per-page metadata set apart.
+    """Post identifiers from majority and position, per-page metadata set apart.
 
     The paper's post identifiers carry content on every page (S0). Two failures follow from "every":
     a post container missed on one page (a video post with no text) sends the site's posts to
@@ -114,7 +115,7 @@ def robust_post_identifiers(
       post: comments follow the post they comment on. Identifiers with content on a few pages only
       count too (a short post's text sitting in its container, a per-page heading above the body).
 
-    With ``date_lines`` (D12) a one-short-block identifier with content on every page is metadata
+    With ``date_lines`` a one-short-block identifier with content on every page is metadata
     too when its block is a date line on most pages and never a heading (a post title is one short
     block per page as well).
     """
@@ -174,9 +175,9 @@ TITLE_REACH = 6
 
 
 def linked_title(blocks: Sequence[Block], roles: list[str], unique: Sequence[bool]) -> list[str]:
-    """D10: the post's title when it is a link (a permalink heading) becomes post again.
+    """The post's title when it is a link (a permalink heading) becomes post again.
 
-    D5 drops link-dense blocks, and a title written as a link to the post itself is one. The title
+    The link-density filter drops link-dense blocks, and a title written as a link to the post itself is one. The title
     is the nearest heading before the post's first text block (within a few text blocks: byline and
     date lines come between) that occurs on this page only.
     """
@@ -203,14 +204,14 @@ def _title_before_post(blocks: Sequence[Block], roles: Sequence[str]) -> int | N
     return None
 
 
-# The longest run of repeated blocks inside a post that D11 gives back to it, and the elements
+# The longest run of repeated blocks inside a post that ``post_gaps`` gives back to it, and the elements
 # that such a run is made of (prose: not table cells, form parts or layout divs).
 GAP_MAX_BLOCKS = 3
 GAP_TAGS = HEADINGS | {"p", "li", "blockquote", "pre", "figcaption"}
 
 
 def post_gaps(blocks: Sequence[Block], roles: list[str], idents: Sequence[str], max_density: float) -> list[str]:
-    """D11: prose the post shares with other pages, sitting inside the post, is the post's.
+    """Prose the post shares with other pages, sitting inside the post, is the post's.
 
     A sub-heading ("Conclusion"), a quote or a caption that another post of the site also has
     matches across pages and is boilerplate by the 2009 rule. A short run of such prose blocks whose
@@ -249,14 +250,14 @@ def _prose(block: Block, max_density: float) -> bool:
     return block.tag in GAP_TAGS and block.link_density <= max_density
 
 
-# D13: a title echo is a short line quoting a title of at least this many characters, with at most
+# A title echo is a short line quoting a title of at least this many characters, with at most
 # this many characters of its own ("Home / <title>", "3 responses to “<title>”").
 ECHO_MIN_TITLE = 12
 ECHO_MAX_EXTRA = 60
 
 
 def title_echoes(blocks: Sequence[Block], roles: list[str]) -> list[str]:
-    """D13: post lines that only quote the post's title (a breadcrumb, a comments heading) are not post,
+    """Post lines that only quote the post's title (a breadcrumb, a comments heading) are not post,
     and neither are comment headings that do ("One Response to “Title”").
 
     The title is the first post block that is a heading. Another short post block, or a comment
@@ -282,7 +283,7 @@ def title_echoes(blocks: Sequence[Block], roles: list[str]) -> list[str]:
 def page_rules(
     blocks: Sequence[Block], roles: list[str], idents: Sequence[str], unique: Sequence[bool], options: Options
 ) -> list[str]:
-    """D10, D11 and D13 on one page's roles, as the options ask (set and profile extraction alike)."""
+    """Linked titles, post gaps and title echoes on one page's roles, as the options ask (set and profile alike)."""
     if options.linked_titles:
         roles = linked_title(blocks, roles, unique)
     if options.post_gaps:

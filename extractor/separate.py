@@ -12,10 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .blocks import Block
-
-POST = "post"
-COMMENT = "comment"
-BOILERPLATE = "boilerplate"
+from .roles import BOILERPLATE, COMMENT, POST
 
 
 def reextract(

@@ -22,8 +22,8 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from .method import Page, PageExtraction, extract_site
 from .options import Options
-from .pipeline import Page, PageExtraction, extract_site
 from .scoring import SiteScore, macro
 
 

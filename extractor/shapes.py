@@ -1,4 +1,4 @@
-"""A comment's shape (issue 30, D16): per-page boxes of news sites are not comments.
+"""A comment's shape: per-page boxes of news sites are not comments.
 
     >>> shapeless_line("Comments (14)"), shapeless_line("2:52"), shapeless_line("Nice post, thanks!")
     (True, True, False)
@@ -22,7 +22,7 @@ from .blocks import Block
 from .comment_words import comment_heading
 from .dates import is_dated
 from .evidence import LONE_UNIT_MAX_BLOCKS, role_indices
-from .separate import BOILERPLATE, COMMENT
+from .roles import BOILERPLATE, COMMENT
 from .units import subtree_sums
 
 # A comment count, as a byline or a link prints it: "Comments (14)", "203 comments", "14 Replies".
@@ -74,7 +74,7 @@ def body(block: Block) -> bool:
 
 
 def drop_shapeless(blocks: Sequence[Block], roles: list[str]) -> list[str]:
-    """D16: comment blocks that are only a count, a duration, a number or a dated story title are
+    """Comment blocks that are only a count, a duration, a number or a dated story title are
     boilerplate, unless a small element around them (at most ``LONE_UNIT_MAX_BLOCKS`` blocks, up to
     three levels up: a comment unit) holds a comment block with a body; a count written as a comment
     heading ("17 Comments") needs a comment body anywhere in those three levels (the section it

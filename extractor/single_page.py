@@ -1,4 +1,4 @@
-"""A page truly alone (a set of one): the seeds' single-page methods (issue 28).
+"""A page truly alone (a set of one): the seeds' single-page methods.
 
 A set of one page cannot tell template from content: every block is unique to it, so the set
 method keeps the whole page as post, sidebars, menus, forms and footers included. The steps below,
@@ -12,10 +12,10 @@ each named after its paper and called in order by ``single_page_steps`` (as jusT
    post blocks outside it become boilerplate, but for the page's title (the nearest heading
    before the node).
 2. ``gupta_link_density``: inside the main node, post blocks whose text is mostly link text are
-   navigation (seed 001's second step; D5 already applies it to content blocks of sets).
+   navigation (seed 001's second step; the set method already applies it to content blocks of sets).
 3. ``information_quantity_boundary`` (Cao et al. 2009, seed 003): post and comments are the
    page's main text, and the post ends where the comments begin. The comment section is found by
-   the page's own comment evidence (D15's single-page detector, run before these steps); comment
+   the page's own comment evidence (the single-page detector, run before these steps); comment
    blocks in a complementary region (``aside``) are not the page's, and post blocks after the
    comments begin, outside their region, are no post (the form, related posts, share rows).
 """
@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .blocks import HEADINGS, Block
-from .separate import BOILERPLATE, COMMENT, POST
+from .roles import BOILERPLATE, COMMENT, POST
 
 # A line shorter than this (characters) weighs against the region it sits in: labels, counts, dates.
 SHORT_LINE_CHARS = 40
@@ -33,7 +33,7 @@ SHORT_LINE_CHARS = 40
 SHORT_LINE_COST = 20
 # Link text weighs against a region this many times its length.
 LINK_WEIGHT = 2.0
-# Gupta et al.'s bound: a block whose text is mostly link text is navigation (D5's value).
+# Gupta et al.'s bound: a block whose text is mostly link text is navigation (the set method's value).
 MAX_LINK_DENSITY = 0.5
 # Seed 001 weighs a page part by its characters plus ten per image or embedded object.
 MEDIA_TAGS = ("img", "embed", "object", "iframe", "video")
@@ -83,7 +83,7 @@ def weight_map_main_node(blocks: Sequence[Block], roles: list[str]) -> list[str]
     first = next((i for i in posted if main <= i < end), main)
     title = _title_before(blocks, roles, first)
     if title >= 0:
-        out[title] = POST  # a title written as a link to the post is one too (D10)
+        out[title] = POST  # a title written as a link to the post is one too
     return out
 
 

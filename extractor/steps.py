@@ -1,20 +1,23 @@
-"""The set method's steps, each a named function: ``pipeline.classify`` calls them in the papers'
-order, and a site profile (profile.py) calls the same ones on its single pages.
+"""The method's steps, each a named function: ``method.classify`` calls them in the papers' order,
+whether the other pages are a set's or a site profile stands in for them (context.py).
 
-    content_blocks         steps 4-5   2009 §3.2.4-3.2.5, §4.2 (D2 near-duplicate pages, D5 link density)
-    identifiers            step 6      2013 §3.5 (D7 pages without the site's template)
-    separation             step 7      2013 §3.6 (D6: links of the main post identifier, metadata)
+    near_duplicate_pages   steps 4-5   2009 §3.2.4-3.2.5, §4.2 (blocks found on one page only: context.py)
+    drop_link_dense                    link density: a mostly-link block is navigation
+    identifiers            step 6      2013 §3.5 (pages without the site's template left out)
+    separation             step 7      2013 §3.6 (robust post identifiers: links of the main post
+                                       identifier, per-page metadata)
     reextraction           step 8      2013 §4.6
-    assign_roles                       post, comment or boilerplate (D7: an outlier page is all post)
-    no_comment_free_page               D9: comment feeds, identifiers of other sites, dated units
-    apply_page_rules                   D10, D11, D13
-    post_lines_shared                  D17: lines a few posts share inside their post regions
-    post_titles_shared                 D20: a title two posts share
-    post_date_lines                    D18: a date alone between the post's title and body
-    single_page_section, veto_comments D15: comment evidence read from the page itself
-    shapeless_comments                 D16: comment blocks without a comment's shape (news boxes)
-    every_page_has_comments            E3: each page's own comment markup, when the set kept none
+    assign_roles                       post, comment or boilerplate (a page without the template is all post)
+    no_comment_free_page               the comment fallback: comment feeds, identifiers of other sites, dated units
+    apply_page_rules                   linked titles, post gaps, title echoes
+    post_lines_shared                  lines a few posts share inside their post regions
+    post_titles_shared                 a title two posts share
+    post_date_lines                    a date alone between the post's title and body
+    single_page_section, veto_comments comment evidence read from the page itself
+    shapeless_comments                 comment blocks without a comment's shape (news boxes)
+    every_page_has_comments            each page's own comment markup, when the set kept none
 
+docs/algorithm.md numbers these deviations from the papers (D1-D20) with their measured gains.
 Each step that notes something for the user appends it to the set's ``warnings``.
 """
 
@@ -27,12 +30,13 @@ from .blocks import Block
 from .evidence import FALLBACK, Evidence, detect_section, role_indices, veto
 from .fallback import Fallback, dated_comment_region, feed_comment_ids, identifier_region, named_section
 from .identifiers import assign_identifiers, eligible_identifiers, once_identifiers, page_candidates, template_outliers
-from .matching import Grouping, Vector, group_vectors, near_duplicate_clusters, unique_blocks
+from .matching import Grouping, Vector, near_duplicate_clusters
 from .options import Options
 from .postmeta import post_date_line
 from .recurring import recurring_post_lines, shared_titles
 from .robust import drop_link_blocks, page_rules, robust_post_identifiers
-from .separate import COMMENT, POST, post_identifiers_every_page, reextract, separate_roles
+from .roles import COMMENT, POST
+from .separate import post_identifiers_every_page, reextract, separate_roles
 from .shapes import drop_shapeless
 
 Pages = Sequence[Sequence[Block]]
@@ -51,22 +55,13 @@ class Content:
     """Per page, which blocks are content."""
 
     unique: list[list[bool]]  # step 4's verdict alone (blocks found on one page only)
-    content: list[list[bool]]  # less the link-dense blocks (D5)
-
-
-def content_blocks(pages: Pages, vectors: Sequence[Sequence[Vector]], options: Options, warnings: list[str]) -> Content:
-    """Steps 4-5: blocks found on only one page are content (2009 §3.2.5), near-duplicate pages
-    not cancelling each other's (2009 §4.2, D2); link-dense blocks are not content (D5)."""
-    grouped = group_vectors(vectors)
-    clusters = near_duplicate_pages(pages, vectors, grouped, options, warnings)
-    unique = unique_blocks(vectors, options.similarity_threshold, clusters, grouped)
-    return Content(unique, drop_link_dense(pages, unique, options))
+    content: list[list[bool]]  # less the link-dense blocks
 
 
 def near_duplicate_pages(
     pages: Pages, vectors: Sequence[Sequence[Vector]], grouped: Grouping, options: Options, warnings: list[str]
 ) -> list[int] | None:
-    """Step 5 (D2, with ``near_duplicate_pages``): the cluster of each page; pages whose rare text
+    """Step 5 (with ``near_duplicate_pages``): the cluster of each page; pages whose rare text
     blocks mostly coincide share one."""
     if not options.near_duplicate_pages:
         return None
@@ -78,7 +73,7 @@ def near_duplicate_pages(
 
 
 def drop_link_dense(pages: Pages, content: list[list[bool]], options: Options) -> list[list[bool]]:
-    """D5: content blocks whose text is mostly anchor text are navigation (with ``max_link_density``)."""
+    """Content blocks whose text is mostly anchor text are navigation (with ``max_link_density``)."""
     if options.max_link_density is None:
         return content
     return drop_link_blocks(pages, content, options.max_link_density)
@@ -94,14 +89,14 @@ class Identifiers:
     cands: list[list[tuple[str, ...]]]
     idents: list[list[str]]
     eligible: set[str]
-    outliers: set[int]  # pages without the site's template (D7)
+    outliers: set[int]  # pages without the site's template
     in_template: list[int]  # the other pages, in order
 
 
 def identifiers(pages: Pages, options: Options, warnings: list[str]) -> Identifiers:
     """Step 6 (2013 §3.5): ids and classes found once on every page are eligible; each block takes
     its own, else its previous sibling's, else its parent's. Pages without the site's template are
-    left out of eligibility (D7)."""
+    left out of eligibility."""
     mode = options.class_mode
     cands = [page_candidates(blocks, mode) for blocks in pages]
     once = [once_identifiers(blocks, mode, c) for blocks, c in zip(pages, cands, strict=True)]
@@ -115,7 +110,7 @@ def identifiers(pages: Pages, options: Options, warnings: list[str]) -> Identifi
 def template_outlier_pages(
     pages: Pages, once: Sequence[frozenset[str]], options: Options, warnings: list[str]
 ) -> set[int]:
-    """D7: pages that do not share the site's template (with ``skip_template_outliers``)."""
+    """Pages that do not share the site's template (with ``skip_template_outliers``)."""
     if not options.skip_template_outliers:
         return set()
     outliers = template_outliers(pages, options.class_mode, once)
@@ -134,11 +129,11 @@ class Separated:
     content: list[list[bool]]
     post_ids: set[str]
     metadata_ids: set[str] = field(default_factory=set)
-    main_id: str | None = None  # the post identifier with the most text (D6)
+    main_id: str | None = None  # the post identifier with the most text
 
 
 def separation(pages: Pages, found: Content, ids: Identifiers, options: Options, warnings: list[str]) -> Separated:
-    """Step 7 (2013 §3.6): identifiers carrying content on every page are the post's. With D6
+    """Step 7 (2013 §3.6): identifiers carrying content on every page are the post's. With ``robust_post_identifiers``
     (``robust_post_identifiers``) the comment-free pages decide instead (robust.py), over the pages
     that share the template; the main post identifier keeps its links and per-page metadata
     identifiers are boilerplate."""
@@ -157,7 +152,7 @@ def separation(pages: Pages, found: Content, ids: Identifiers, options: Options,
 def keep_post_links(
     content: list[list[bool]], unique: Sequence[Sequence[bool]], idents: Sequence[Sequence[str]], main: str | None
 ) -> list[list[bool]]:
-    """D6: a link inside the post body ("via example.com", a linked title) is the author's text:
+    """A link inside the post body ("via example.com", a linked title) is the author's text:
     unique blocks of the main post identifier are content, link-dense or not."""
     if main is None:
         return content
@@ -170,7 +165,7 @@ def keep_post_links(
 def drop_metadata(
     content: list[list[bool]], idents: Sequence[Sequence[str]], metadata_ids: set[str]
 ) -> list[list[bool]]:
-    """D6: blocks of per-page metadata identifiers (a date, a category line) are boilerplate."""
+    """Blocks of per-page metadata identifiers (a date, a category line) are boilerplate."""
     if not metadata_ids:
         return content
     return [
@@ -192,7 +187,7 @@ def reextraction(pages: Pages, content: list[list[bool]], ids: Identifiers, opti
 
 
 def assign_roles(content: Sequence[Sequence[bool]], ids: Identifiers, post_ids: set[str]) -> list[list[str]]:
-    """Every block's role (2013 §3.6); D7: the content of a page without the site's template is post."""
+    """Every block's role (2013 §3.6); the content of a page without the site's template is post."""
     roles = separate_roles(content, ids.idents, post_ids)
     for p in ids.outliers:
         roles[p] = [POST if role == COMMENT else role for role in roles[p]]
@@ -205,11 +200,11 @@ class Decision:
 
     roles: list[list[str]]
     method: str
-    fallback: Fallback | None = None  # how comments were found without a comment-free page (D9)
+    fallback: Fallback | None = None  # how comments were found without a comment-free page
     evidence: list[Evidence | None] | None = None  # per page, with the comment_evidence option
 
 
-# D9: no comment-free page
+# No comment-free page
 
 
 @dataclass(slots=True)
@@ -229,7 +224,7 @@ def no_comment_free_page(
     feeds: Sequence[Sequence[str]],
     warnings: list[str],
 ) -> Decision:
-    """D9 (``comment_fallback``): comments taken as post because no page is comment-free, found by
+    """With ``comment_fallback``: comments taken as post because no page is comment-free, found by
     the comment feeds, identifiers learned on other sites (only when no page shows comments), or
     repeated dated units (fallback.py)."""
     roles = decision.roles
@@ -261,7 +256,7 @@ def feed_comment_region(
     cands: Sequence[Sequence[tuple[str, ...]]],
     feeds: Sequence[Sequence[str]],
 ) -> Region | None:
-    """D9: where a page's comment feed lists comments and the page shows none, the identifier
+    """Where a page's comment feed lists comments and the page shows none, the identifier
     holding the feed's words holds the comments (None: no such page, or no such identifier)."""
     if not any(texts and COMMENT not in r for texts, r in zip(feeds, roles, strict=True)):
         return None
@@ -277,14 +272,14 @@ def apply_page_rules(
     unique: Sequence[Sequence[bool]],
     options: Options,
 ) -> list[list[str]]:
-    """D10, D11 and D13 on each page (robust.page_rules)."""
+    """Linked titles, post gaps and title echoes on each page (robust.page_rules)."""
     return [page_rules(b, r, i, u, options) for b, r, i, u in zip(pages, roles, idents, unique, strict=True)]
 
 
 def post_lines_shared(
     pages: Pages, roles: list[list[str]], idents: Sequence[Sequence[str]], main_id: str | None, options: Options
 ) -> list[list[str]]:
-    """D17 (``recurring_post_lines``): prose lines a few posts share, each inside its post region,
+    """With ``recurring_post_lines``: prose lines a few posts share, each inside its post region,
     are post (recurring.py)."""
     if not options.recurring_post_lines:
         return roles
@@ -292,25 +287,25 @@ def post_lines_shared(
 
 
 def post_titles_shared(pages: Pages, roles: list[list[str]], options: Options) -> list[list[str]]:
-    """D20 (``shared_titles``): a title two posts share is each post's (recurring.py)."""
+    """With ``shared_titles``: a title two posts share is each post's (recurring.py)."""
     if not options.shared_titles:
         return roles
     return shared_titles(pages, roles)
 
 
 def post_date_lines(pages: Pages, roles: list[list[str]], options: Options) -> list[list[str]]:
-    """D18 (``post_date_line``): a date alone between the post's title and body is the post's
+    """With ``post_date_line``: a date alone between the post's title and body is the post's
     metadata (postmeta.py)."""
     if not options.post_date_line:
         return roles
     return [post_date_line(blocks, r) for blocks, r in zip(pages, roles, strict=True)]
 
 
-# D15 and E3: comment evidence
+# Comment evidence
 
 
 def single_page_section(pages: Pages, roles: list[list[str]], warnings: list[str]) -> list[list[str]]:
-    """D15 for a set of one page: its comment section is found by its own evidence
+    """For a set of one page: its comment section is found by its own evidence
     (evidence.detect_section)."""
     found = [detect_section(blocks, r) for blocks, r in zip(pages, roles, strict=True)]
     if found == roles:
@@ -326,13 +321,13 @@ class Vetoed:
 
 
 def veto_comments(pages: Pages, roles: Sequence[list[str]]) -> Vetoed:
-    """D15: comment blocks stand only where the page shows comment evidence (evidence.veto)."""
+    """Comment blocks stand only where the page shows comment evidence (evidence.veto)."""
     vetoed = [veto(blocks, r) for blocks, r in zip(pages, roles, strict=True)]
     return Vetoed([r for r, _ in vetoed], [ev for _, ev in vetoed])
 
 
 def shapeless_comments(pages: Pages, roles: Sequence[list[str]], options: Options) -> list[list[str]]:
-    """D16 (``comment_shape``): comment blocks that are only a count, a duration, a number or a
+    """With ``comment_shape``: comment blocks that are only a count, a duration, a number or a
     dated story title, with no comment body around them, are boilerplate (shapes.py)."""
     if not options.comment_shape:
         return list(roles)
@@ -342,7 +337,7 @@ def shapeless_comments(pages: Pages, roles: Sequence[list[str]], options: Option
 def every_page_has_comments(
     pages: Pages, decision: Decision, unique: Sequence[Sequence[bool]], warnings: list[str]
 ) -> Decision:
-    """E3 (issue 20): a set that kept no comment (none proposed, or none with evidence): where
+    """A set that kept no comment (none proposed, or none with evidence): where
     every page has comments and no unit repeats across the set (one comment per page, undated
     lists), each page's own comment section, two signals as for a page alone."""
     if has_comment_text(pages, decision.roles):

@@ -1,15 +1,15 @@
-"""Comment separation under the conditions of unseen sites, scored per fold (issue 20).
+"""Comment separation under the conditions of unseen sites, scored per fold.
 
-    python -m extractor.stress single|commented|commented-pipeline|subsets [--corpus ROOT] [--source S]
+    python -m extractor.stress single|commented|commented-as-crawl|subsets [--corpus ROOT] [--source S]
 
 ``evaluate`` extracts each corpus site as one set, which the dev sites' comment-free pages make easy.
 These modes take that help away, on the same pages and the same scorer (``scoring.py``), and print
 the Dragnet folds of ``evaluate --folds 2`` (A, B) beside the other sources:
 
 * ``single``: each page alone (a set of one: the single-page detector);
-* ``commented``: each site's pages with comments, as one set (every page has comments: D9's
+* ``commented``: each site's pages with comments, as one set (every page has comments: the comment fallback's
   fallbacks and the page's own evidence), sites with at least two such pages;
-* ``commented-pipeline``: the same pages as the crawl pipeline meets them (first half a set, the
+* ``commented-as-crawl``: the same pages as the crawl meets them (first half a set, the
   rest through its profile);
 * ``subsets``: three shuffles of each site cut into sets of three pages (few pages to compare).
 """
@@ -18,16 +18,19 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 from collections.abc import Sequence
 from multiprocessing import Pool
 
-from .cli import FOLD_SOURCE, _as_pipeline, fold_label, fold_of
+from .cli import FOLD_SOURCE, as_crawl, fold_label, fold_of
 from .corpus import CorpusSite, iter_corpus
+from .method import Page, PageExtraction, extract_site
 from .options import DEFAULT
-from .pipeline import Page, PageExtraction, extract_site
 from .scoring import Counts, SiteScore, macro, metrics, pooled, score_page
 
-MODES = ("single", "commented", "commented-pipeline", "subsets")
+MODES = ("single", "commented", "commented-as-crawl", "subsets")
+# the old name of commented-as-crawl, still accepted
+OLD_MODES = {"commented-pipeline": "commented-as-crawl"}
 SUBSET_PAGES = 3
 SUBSET_SHUFFLES = 3
 
@@ -36,11 +39,11 @@ def _extract(mode: str, pages: list[Page], commented: list[int], seed: str) -> l
     """(page index, extraction) pairs of one site in one mode (a page may appear several times)."""
     if mode == "single":
         return [(i, extract_site([p], DEFAULT)[0]) for i, p in enumerate(pages)]
-    if mode in ("commented", "commented-pipeline"):
+    if mode in ("commented", "commented-as-crawl"):
         if len(commented) < 2:
             return []
         chosen = [pages[i] for i in commented]
-        out = _as_pipeline(chosen, DEFAULT) if mode == "commented-pipeline" else extract_site(chosen, DEFAULT)
+        out = as_crawl(chosen, DEFAULT) if mode == "commented-as-crawl" else extract_site(chosen, DEFAULT)
         return list(zip(commented, out, strict=True))
     rng = random.Random(seed)
     pairs: list[tuple[int, PageExtraction]] = []
@@ -77,11 +80,14 @@ def summary(name: str, sites: Sequence[SiteScore]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m extractor.stress", description=__doc__.split("\n\n")[0])
-    ap.add_argument("mode", choices=MODES)
+    ap.add_argument("mode", choices=[*MODES, *OLD_MODES])
     ap.add_argument("--corpus", default="../shared/corpus")
     ap.add_argument("--source", action="append", help="only this corpus source (repeatable)")
     ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args(argv)
+    if a.mode in OLD_MODES:
+        print(f"stress: {a.mode} is deprecated, use {OLD_MODES[a.mode]}", file=sys.stderr)
+        a.mode = OLD_MODES[a.mode]
     sites = list(iter_corpus(a.corpus, a.source))
     with Pool(max(1, a.jobs)) as pool:
         scores = [s for s in pool.map(score_site, [(s, a.mode) for s in sites]) if s.counts["pages"]]

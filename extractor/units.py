@@ -19,7 +19,7 @@ from itertools import pairwise
 
 from .blocks import HEADINGS, Block, _cpasses  # type: ignore[attr-defined]
 from .dates import is_dated
-from .separate import COMMENT, POST
+from .roles import COMMENT, POST
 
 # A slot is "short" (author, date line) below this many characters (median over the set).
 SHORT_SLOT_CHARS = 80

@@ -23,7 +23,7 @@ from typing import Any
 
 from .commentfeed import feed_texts_until, parse_comment_feed
 from .feedlinks import url_key
-from .pipeline import Page, PageExtraction
+from .method import Page, PageExtraction
 from .profile import SiteProfile, extract_and_learn
 from .warc import ArchiveIndex, CaptureReader, PageCapture, ReadTally
 from .warcsites import comment_feeds_by_article, feed_entries, group_sites

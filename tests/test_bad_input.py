@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from extractor import DEFAULT, Page, extract_site
 from extractor.blocks import parse_blocks
-from extractor.pipeline import MAX_PAGE_BYTES, _looks_binary, read_page
+from extractor.method import MAX_PAGE_BYTES, _looks_binary, read_page
 
 
 def good_pages():

@@ -199,17 +199,23 @@ def test_evaluate_ends_with_a_summary_line(evaluate_run):
     assert "2 sites" in last
 
 
-def test_evaluate_as_the_pipeline_scores_profile_extraction(small_corpus, tmp_path):
+def test_evaluate_as_crawl_scores_profile_extraction(small_corpus, tmp_path, capsys):
     # first half of each site as a set, the rest one page at a time with the learned profile
     preds = tmp_path / "preds.jsonl"
     out = tmp_path / "report.json"
     args = ["evaluate", "--corpus", str(small_corpus), "--source", "wordpress", "--jobs", "1"]
-    assert main([*args, "--pipeline", "--json", str(out), "--predictions", str(preds)]) == 0
+    assert main([*args, "--as-crawl", "--json", str(out), "--predictions", str(preds)]) == 0
     rows = read_jsonl(preds)
     assert len(rows) == 30
     site = json.loads(out.read_text())["sites"][0]
     assert site["site"] == "tt21"
     assert site["post_f1"] >= 0.97 and site["com_f1"] >= 0.93
+    # the flag's old name still works, says so in one line, and predicts the same
+    capsys.readouterr()
+    old = tmp_path / "old.jsonl"
+    assert main([*args, "--pipeline", "--predictions", str(old)]) == 0
+    assert capsys.readouterr().err.splitlines() == ["evaluate: --pipeline is deprecated, use --as-crawl"]
+    assert old.read_bytes() == preds.read_bytes()
 
 
 def test_evaluate_json_and_source_filter(small_corpus, tmp_path, capsys):

@@ -251,8 +251,8 @@ def test_compiled_identifier_assignment_equals_python(corpus_root: Path, mode: s
 def test_compiled_text_flags_and_children_equal_python(corpus_root: Path) -> None:
     from extractor import DEFAULT, Page
     from extractor.blocks import HEADINGS
-    from extractor.pipeline import classify, read_set
-    from extractor.separate import BOILERPLATE, COMMENT, POST
+    from extractor.method import classify, read_set
+    from extractor.roles import BOILERPLATE, COMMENT, POST
 
     for site in list(iter_corpus(corpus_root))[::4]:
         parsed = [p for p in read_set([Page(None, f.read_bytes()) for f in site.page_files()[:4]], DEFAULT) if p.blocks]

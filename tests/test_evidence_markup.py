@@ -16,7 +16,7 @@ from extractor.evidence import (
     comment_evidence,
     label_names_comments,
 )
-from extractor.pipeline import NO_COMMENTS, PAGE_EVIDENCE
+from extractor.method import NO_COMMENTS, PAGE_EVIDENCE
 from extractor.profile import extract_and_learn
 
 TOPICS = ["gardening", "cycling", "baking", "astronomy", "woodwork", "sailing"]

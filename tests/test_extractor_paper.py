@@ -25,14 +25,8 @@ from extractor.identifiers import (
 )
 from extractor.matching import Vector, cosine, similar, unique_blocks, unique_blocks_bruteforce
 from extractor.options import Options
-from extractor.separate import (
-    BOILERPLATE,
-    COMMENT,
-    POST,
-    post_identifiers_every_page,
-    reextract,
-    separate_roles,
-)
+from extractor.roles import BOILERPLATE, COMMENT, POST
+from extractor.separate import post_identifiers_every_page, reextract, separate_roles
 
 # ---------------------------------------------------------------- 2009 Fig. 2: five blocks
 

@@ -180,6 +180,18 @@ def test_a_profile_uses_a_pages_comment_feed_when_it_finds_no_comments(corpus_ro
     assert _comment_f1(truth[5:], [profile.extract(p) for p in pages[5:]]) >= 0.95
 
 
+def test_a_profile_reads_comment_feeds_only_when_a_set_would(corpus_root: Path) -> None:
+    # comment_fallback off (as in the paper preset): neither a set nor a profile reads the feeds
+    no_fallback = NO_PAGE_EVIDENCE.but(comment_fallback=False)
+    _, bare = _undated(corpus_root, "tt16", feeds=False)
+    truth, pages = _undated(corpus_root, "tt16", feeds=True)
+    assert not any("comment feeds" in w for w in extract_site(pages, no_fallback)[0].warnings)
+    profile = learn_profile(bare[:5], no_fallback)
+    with_feeds = [profile.extract(p) for p in pages[5:]]
+    assert [x.as_json() for x in with_feeds] == [profile.extract(Page(p.url, p.body)).as_json() for p in pages[5:]]
+    assert _comment_f1(truth[5:], with_feeds) < 0.5
+
+
 def test_date_lines_answer_as_the_page_wide_flags_testing_only_what_is_asked(monkeypatch) -> None:
     import extractor.units as U
     from extractor.blocks import parse_blocks

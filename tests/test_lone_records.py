@@ -1,5 +1,5 @@
 """D19 (issue 30, item 3): a set whose one commented page holds a single comment shows no repeated
-comment unit; its comment is still a record (pipeline.lone_records).
+comment unit; its comment is still a record (method.lone_records).
 
 The crawl pipeline's first sets are small: one commented page among comment-free ones is common.
 Without a repeated unit the set kept the comment section as loose blocks, so the section's heading

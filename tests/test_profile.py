@@ -234,11 +234,11 @@ def test_profile_takes_a_body_under_an_identifier_the_set_never_saw_with_content
 
 
 def test_pipeline_mode_extracts_the_later_half_with_the_profile(corpus_root: Path) -> None:
-    from extractor.cli import _as_pipeline
+    from extractor.cli import as_crawl
 
     d = corpus_root / "wordpress" / "tt21"
     pages = [Page(None, p.read_bytes()) for p in sorted((d / "pages").glob("*.html"))]
-    out = _as_pipeline(pages, DEFAULT)
+    out = as_crawl(pages, DEFAULT)
     half = len(pages) // 2
     assert all(x.template_match is None for x in out[:half])  # the learning set
     assert all(x.template_match is not None and x.template_match > 0.5 for x in out[half:])

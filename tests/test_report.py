@@ -11,7 +11,7 @@ from lxml import etree
 from extractor import DEFAULT, Page, PageExtraction, extract_site
 from extractor.blocks import parse_html
 from extractor.cli import main
-from extractor.pipeline import BlockResult
+from extractor.method import BlockResult
 from extractor.report import (
     NOTE_NOT_FOUND,
     ROLES,
@@ -27,7 +27,7 @@ from extractor.report import (
     write_report,
 )
 from extractor.report_render import CSP, display_url, indexed_path, paint_page, safe_link, sanitize_css
-from extractor.separate import BOILERPLATE, COMMENT, POST
+from extractor.roles import BOILERPLATE, COMMENT, POST
 
 HOSTILE = b"""<!DOCTYPE html><html><head>
 <base href="http://evil.example/">

@@ -26,7 +26,7 @@ from lxml import etree
 from extractor import DEFAULT, Page, extract_site
 from extractor.report import ReportSite, page_file, sites_from_corpus, write_report
 from extractor.report_render import COMMENT_COLOUR, POST_COLOUR, paint_page
-from extractor.separate import COMMENT, POST
+from extractor.roles import COMMENT, POST
 
 pytestmark = pytest.mark.slow
 

@@ -11,7 +11,7 @@ import pytest
 
 from extractor import DEFAULT, Page, PageExtraction, extract_site
 from extractor.blocks import parse_blocks
-from extractor.separate import BOILERPLATE, COMMENT
+from extractor.roles import BOILERPLATE, COMMENT
 from extractor.shapes import drop_shapeless, shapeless_line
 
 BOXES = {

@@ -10,7 +10,7 @@ import pytest
 from extractor import DEFAULT, Page, extract_site
 from extractor.blocks import parse_blocks
 from extractor.cli import main
-from extractor.separate import BOILERPLATE, COMMENT, POST
+from extractor.roles import BOILERPLATE, COMMENT, POST
 from extractor.single_page import (
     SINGLE_PAGE_STEPS,
     cell_weight,

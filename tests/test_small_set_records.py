@@ -7,7 +7,7 @@ import pytest
 from extractor import DEFAULT, Page, extract_site
 from extractor.blocks import parse_blocks
 from extractor.lone_records import loose_record, not_comment_text
-from extractor.separate import BOILERPLATE, COMMENT
+from extractor.roles import BOILERPLATE, COMMENT
 from farm import render
 from farm.generated import BlogOptions, GeneratedArticle, GeneratedBlog
 

@@ -1,9 +1,9 @@
-"""The named steps of extractor/steps.py that a set (pipeline.classify) and a site profile share."""
+"""The named steps of extractor/steps.py that a set (method.classify) and a site profile share."""
 
 from __future__ import annotations
 
 from extractor import DEFAULT, PAPER, Page, extract_site, learn_profile
-from extractor.pipeline import classify, read_set
+from extractor.method import classify, read_set
 from extractor.steps import (
     NO_COMMENTS,
     drop_link_dense,
