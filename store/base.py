@@ -197,6 +197,20 @@ class StoreBackend(Protocol):
         """Commit a fetched page and advance its article's schedule atomically; returns the snapshot id."""
         ...
 
+    def save_template_page(
+        self, *, site: str, url: str, status: int, headers: dict[str, list[str]], body: bytes, fetched_at: float
+    ) -> int:
+        """Commit a fetched template page (a site's home page); returns its id."""
+        ...
+
+    def template_pages(self, site: str, limit: int = 3) -> list[dict[str, Any]]:
+        """The site's stored template pages (url, headers, raw body)."""
+        ...
+
+    def has_template_page(self, site: str) -> bool:
+        """Whether a template page of the site was ever fetched."""
+        ...
+
     # -- batches, profiles, extraction inputs (store.batches) --
     def add_to_batch(self, *, site: str, snapshot: int, article: str, size: int, now: float) -> list[int]:
         """Put a first fetch into the site's open batch; returns the ids of batches this filled."""
