@@ -28,6 +28,10 @@ from crawler.schedule import backoff_delay, first_fetch_retry
 from crawler.spiderbase import FEED_ACCEPT, PRIO_COMMENT_FEED, PRIO_NEW_ARTICLE, PRIO_REFETCH, BlogsSpiderBase
 from store.clock import from_iso, next_refetch, refetch_base
 
+# Feed paths below a blog's home page (WordPress, Blogger, Hugo, Jekyll), the longest first.
+_FEED_TAILS = ("feed/atom/", "feed/rss2/", "feed/rdf/", "feed/", "feed", "rss/", "atom/", "feed.xml", "rss.xml",
+               "atom.xml", "index.xml")  # fmt: skip
+
 
 def home_page_url(feed: str, link: str | None = None) -> str | None:
     """A blog's home page: the article's origin path above `feed/` of its feed (WordPress, Blogger),
@@ -36,7 +40,7 @@ def home_page_url(feed: str, link: str | None = None) -> str | None:
     if parts.scheme not in ("http", "https"):
         return None
     path = parts.path
-    for tail in ("feed/", "feed", "rss/", "atom/", "feed.xml", "rss.xml", "atom.xml", "index.xml"):
+    for tail in _FEED_TAILS:
         if path.endswith("/" + tail):
             return urlunsplit((parts.scheme, parts.netloc, path[: -len(tail)], "", ""))
     origin = urlsplit(link) if link else parts
