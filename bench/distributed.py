@@ -12,7 +12,9 @@ loopback address of its own with a robots.txt Crawl-delay, a private PostgreSQL 
 and 4 `scrapy crawl blogs` workers started together, then 4 again with one killed (SIGKILL) when
 a third of the pages are stored. Each run: pages/s, CPU use, and 0 pages lost, 0 stored twice,
 every article in a terminal state, no page fetched twice (except, after the kill, the pages the
-dead worker had in flight). Target: 4 workers >= 3 x one worker's pages/s.
+dead worker had in flight), and the comments stored equal to those the farm's pages showed, each
+once, each with its author (`crawl_workers.comment_tally`). Target: 4 workers >= 3 x one
+worker's pages/s.
 
 **Re-extraction on Dask**: one store (SQLite, in a temporary folder) of generated blogs
 (farm.generated, rendered without a server): each article stored as a first fetch an hour after
