@@ -21,9 +21,11 @@ every run pays: the ratio cannot pass about 3 whatever the crawler does. The mor
 closer the ratio comes to what the workers sustain (a real farm has thousands).
 `--kill` adds a run with the largest worker count where one worker is killed (SIGKILL) when a
 third of the pages are stored: the others take its sites over and must finish with the same
-checks. `--check` exits 1 when 4 workers reach less than 3 x one worker's pages/s (on a machine
-that was CPU-bound during that run: a per-core efficiency under 0.75) or any check fails; the last
-line states every figure, with the machine's busy share per run.
+checks. Comments are checked against the farm's pages (`comment_tally`, which bench/distributed.py
+uses through `run_bench` too): comments stored = comments shown, each comment in one row, no row
+that is not a comment, every author right. `--check` exits 1 when 4 workers reach less than 3 x
+one worker's pages/s (on a machine that was CPU-bound during that run: a per-core efficiency under
+0.75) or any check fails; the last line states every figure, with the machine's busy share per run.
 """
 
 from __future__ import annotations
@@ -35,7 +37,9 @@ import subprocess
 import sys
 import tempfile
 import time
+import unicodedata
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,8 +50,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from farm import BlogFarm, FarmSite  # noqa: E402
+from farm.generated import GeneratedArticle  # noqa: E402
 from farm.log import normalize_path  # noqa: E402
 from farm.postgres import PostgresServer  # noqa: E402
+from store.urls import normalize_url  # noqa: E402
 
 TARGET_4 = 3.0  # 4 workers / 1 worker, pages/s
 TARGET_EFFICIENCY = 0.75  # per-core efficiency of 4 workers, the target instead when that run was CPU-bound
@@ -75,12 +81,15 @@ class Run:
     not_terminal: int
     posts_wrong: int  # articles stored without exactly one post (posts are keyed by URL: none twice)
     next_run: int  # after a kill: pages left to the next (cron) run, which fetched them
-    comments_twice: int  # the same comment text stored twice under one article
-    comments: tuple[int, int]  # comments stored, comments the farm's pages showed (extraction's accuracy)
+    comments: CommentTally  # comments stored against those the farm's pages showed
     without_post: list[str]  # the articles counted in posts_wrong, by URL
     cpu_pg: float  # CPU seconds of the PostgreSQL server's processes during the run
     cpu_farm: float  # CPU seconds of this process (the farm's servers run in its threads)
     waits: Counter[str]  # pg_stat_activity samples of the store's sessions: wait event (or "CPU") -> count
+
+    @property
+    def comments_twice(self) -> int:
+        return self.comments.twice
 
     @property
     def cpu_bound(self) -> bool:
@@ -101,9 +110,64 @@ class Run:
             or self.stored_twice
             or self.not_terminal
             or self.posts_wrong
-            or self.comments_twice
+            or not self.comments.ok
             or (self.fetched_twice and not killed)
         )
+
+
+def _text_key(text: str | None) -> str:
+    """A comment's words as compared here: NFKC, case and spacing left out."""
+    return " ".join(unicodedata.normalize("NFKC", text or "").casefold().split())
+
+
+@dataclass(frozen=True)
+class CommentTally:
+    """Stored comments against the comments the farm's pages showed, matched per article by text."""
+
+    stored: int
+    shown: int
+    twice: int  # rows of a shown comment beyond its first (one comment, several rows)
+    not_shown: int  # rows that are no comment the page showed (an author line, a heading, a form label)
+    authors_right: int  # shown comments stored with the author the page showed
+
+    @property
+    def ok(self) -> bool:
+        """Comments stored = comments shown, each once, each with its author."""
+        return self.stored == self.shown and not self.twice and not self.not_shown and self.authors_right == self.shown
+
+    def __str__(self) -> str:
+        return (
+            f"{self.stored}/{self.shown} (twice {self.twice}, not shown {self.not_shown},"
+            f" authors {self.authors_right}/{self.shown})"
+        )
+
+
+def comment_tally(
+    stored: Iterable[tuple[str, str | None, str | None]], published: Sequence[GeneratedArticle], now: float
+) -> CommentTally:
+    """Compare stored comment rows (article URL, text, author) with what the published articles show at `now`."""
+    shown: dict[tuple[str, str], list[str]] = {}
+    for article in published:
+        for c in article.visible_comments(now):
+            shown.setdefault((normalize_url(article.url), _text_key(c.text)), []).append(_text_key(c.author))
+    rows = Counter[tuple[str, str]]()
+    authors: dict[tuple[str, str], list[str]] = {}
+    for article, text, author in stored:
+        key = (normalize_url(article), _text_key(text))
+        rows[key] += 1
+        authors.setdefault(key, []).append(_text_key(author))
+    twice = sum(max(0, n - len(shown[key])) for key, n in rows.items() if key in shown)
+    right = 0
+    for key in rows.keys() & shown.keys():
+        found = Counter(authors[key])
+        right += sum(min(found[name], want) for name, want in Counter(shown[key]).items())
+    return CommentTally(
+        stored=sum(rows.values()),
+        shown=sum(len(v) for v in shown.values()),
+        twice=twice,
+        not_shown=sum(n for key, n in rows.items() if key not in shown),
+        authors_right=right,
+    )
 
 
 def _count(url: str, sql: str) -> int:
@@ -181,8 +245,6 @@ def crawl(
         )
     )
     articles = {r[0] for r in _rows(url, "SELECT DISTINCT article FROM snapshots")}
-    # Every comment a page showed when it was fetched, stored once (no re-fetch falls due in a run).
-    shown = sum(len(a.visible_comments(farm.clock.now())) for a in published)
     fetches = Counter((r.site, r.path_only) for r in farm.requests)  # one pass over the farm's log
     twice = [a.url for a in published if fetches[farm.site_for(a.url).name, normalize_path(a.url)] > 1]
     for page in twice[:3]:  # what happened to them, for the reader of a failed check
@@ -201,8 +263,7 @@ def crawl(
         not_terminal=_count(url, "SELECT COUNT(*) FROM articles WHERE state NOT IN ('active', 'done')"),
         posts_wrong=len(without_post),
         next_run=next_run,
-        comments_twice=_count(url, "SELECT COUNT(*) - COUNT(DISTINCT (article, md5(text))) FROM comments"),
-        comments=(_count(url, "SELECT COUNT(*) FROM comments"), shown),
+        comments=comment_tally(_rows(url, "SELECT article, text, author FROM comments"), published, farm.clock.now()),
         without_post=without_post,
         cpu_pg=cpu_pg,
         cpu_farm=cpu_farm,
@@ -322,16 +383,16 @@ def run_bench(
     print(
         f"{'run':16} {'pages':>6} {'wall s':>7} {'pages/s':>8} {'ratio':>6} {'CPU s':>6} {'cores':>6} {'machine':>7}"
         f" {'lost':>5} {'fetched 2x':>10} {'stored 2x':>9} {'not done':>8} {'posts off':>9}"
-        f" {'comments 2x':>11} {'comments stored/shown':>21}"
-        f" {'PG CPU s':>8} {'farm CPU s':>10} {'CPU-bound':>9} {'per-core eff':>12}"
+        f" {'comments 2x':>11} {'PG CPU s':>8} {'farm CPU s':>10} {'CPU-bound':>9} {'per-core eff':>12}"
+        "  comments stored/shown"
     )
     for r in runs:
         print(
             f"{r.label:16} {r.pages:6d} {r.seconds:7.1f} {r.rate:8.1f} {r.rate / base if base else 0:6.2f}"
             f" {r.cpu:6.1f} {r.cpu / r.seconds if r.seconds else 0:6.2f} {r.machine:7.2f}"
             f" {r.lost:5d} {r.fetched_twice:10d} {r.stored_twice:9d} {r.not_terminal:8d} {r.posts_wrong:9d}"
-            f" {r.comments_twice:11d} {f'{r.comments[0]}/{r.comments[1]}':>21}"
-            f" {r.cpu_pg:8.1f} {r.cpu_farm:10.1f} {'yes' if r.cpu_bound else 'no':>9} {_efficiency(r, runs[0]):12.2f}"
+            f" {r.comments_twice:11d} {r.cpu_pg:8.1f} {r.cpu_farm:10.1f} {'yes' if r.cpu_bound else 'no':>9}"
+            f" {_efficiency(r, runs[0]):12.2f}  {r.comments}"
         )
     for r in runs:
         if r.without_post:
@@ -371,7 +432,7 @@ def run_bench(
         )
         + f", articles without exactly one post {sum(r.posts_wrong for r in runs)}, comments stored twice"
         f" {sum(r.comments_twice for r in runs)} (stored / shown by the farm:"
-        f" {', '.join(f'{r.comments[0]}/{r.comments[1]}' for r in runs)})" + load
+        f" {', '.join(str(r.comments) for r in runs)})" + load
     )
     return CrawlBench(runs, summary, met)
 

@@ -12,7 +12,9 @@ loopback address of its own with a robots.txt Crawl-delay, a private PostgreSQL 
 and 4 `scrapy crawl blogs` workers started together, then 4 again with one killed (SIGKILL) when
 a third of the pages are stored. Each run: pages/s, CPU use, and 0 pages lost, 0 stored twice,
 every article in a terminal state, no page fetched twice (except, after the kill, the pages the
-dead worker had in flight). Target: 4 workers >= 3 x one worker's pages/s.
+dead worker had in flight), and the comments stored equal to those the farm's pages showed, each
+once, each with its author (`crawl_workers.comment_tally`). Target: 4 workers >= 3 x one
+worker's pages/s.
 Where the time goes, per run: CPU seconds of the workers (their extraction processes included),
 of PostgreSQL (the server's processes) and of the farm (this process's threads), the machine's
 busy share and whether the run was CPU-bound (>= 90 % of its cores busy: more workers cannot

@@ -8,13 +8,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Iterator
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from scrapy import Request
 from scrapy.http import Response
 from twisted.python.failure import Failure
 
 from crawler.feedreader import parse_feed
-from crawler.items import CommentFeedItem, PageItem
+from crawler.items import CommentFeedItem, PageItem, TemplatePageItem
 from crawler.middlewares import retry_wait
 from crawler.responses import (
     classify_failure,
@@ -26,6 +27,24 @@ from crawler.responses import (
 from crawler.schedule import backoff_delay, first_fetch_retry
 from crawler.spiderbase import FEED_ACCEPT, PRIO_COMMENT_FEED, PRIO_NEW_ARTICLE, PRIO_REFETCH, BlogsSpiderBase
 from store.clock import from_iso, next_refetch, refetch_base
+
+# Feed paths below a blog's home page (WordPress, Blogger, Hugo, Jekyll), the longest first.
+_FEED_TAILS = ("feed/atom/", "feed/rss2/", "feed/rdf/", "feed/", "feed", "rss/", "atom/", "feed.xml", "rss.xml",
+               "atom.xml", "index.xml")  # fmt: skip
+
+
+def home_page_url(feed: str, link: str | None = None) -> str | None:
+    """A blog's home page: the article's origin path above `feed/` of its feed (WordPress, Blogger),
+    else the root of the article's host. home_page_url("http://h/blog/feed/") == "http://h/blog/"."""
+    parts = urlsplit(feed)
+    if parts.scheme not in ("http", "https"):
+        return None
+    path = parts.path
+    for tail in _FEED_TAILS:
+        if path.endswith("/" + tail):
+            return urlunsplit((parts.scheme, parts.netloc, path[: -len(tail)], "", ""))
+    origin = urlsplit(link) if link else parts
+    return urlunsplit((origin.scheme or parts.scheme, origin.netloc or parts.netloc, "/", "", ""))
 
 
 class ArticleFetching(BlogsSpiderBase):
@@ -64,6 +83,37 @@ class ArticleFetching(BlogsSpiderBase):
             meta={"article": art, "dont_cache": True, "first_comment_feed": True},
         )
         return [feed, page]
+
+    def _template_requests(self, site: str, feed: str, link: str | None) -> list[Request]:
+        """The site's home page, once per site (a new site's first articles: store.template_pages), so
+        that its provisional set has pages of the same template beside its articles."""
+        assert self.store is not None
+        home = home_page_url(feed, link)
+        if home is None or home in self.handled or self.store.has_template_page(site):
+            return []
+        if self.store.latest_profile_version(site) is not None:  # a full batch was extracted: not a new site
+            return []
+        self.handled.add(home)
+        self.inc("blogs/template_pages_requested")
+        meta = {"site": site, "dont_cache": True}
+        return [Request(home, callback=self.parse_template, errback=self.template_failed, priority=PRIO_NEW_ARTICLE,
+                        dont_filter=True, meta=meta)]  # fmt: skip
+
+    def parse_template(self, response: Response) -> Iterator[TemplatePageItem]:
+        self.inc("blogs/template_pages_fetched")
+        yield TemplatePageItem(
+            site=response.meta["site"],
+            url=response.url,
+            status=response.status,
+            headers=headers_dict(response),
+            body=response.body,
+            fetched_at=self.now(),
+        )
+
+    def template_failed(self, failure: Failure) -> None:
+        # Only a help for the extraction: the site's articles are extracted without it.
+        self.inc("blogs/template_pages_failed")
+        self.logger.debug("Template page %s not fetched: %s", failure.request.url, failure.getErrorMessage())  # type: ignore[attr-defined]
 
     def parse_first_comment_feed(self, response: Response) -> Iterator[CommentFeedItem]:
         art = response.meta["article"]

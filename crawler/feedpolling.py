@@ -161,6 +161,8 @@ class FeedPolling(BlogsSpiderBase):
         for record in new:
             if record["url"] in inserted:
                 yield from self._first_requests({**record, "feed": feed})
+        if inserted:
+            yield from self._template_requests(site, response.url, new[0].get("link"))
 
     def _poll_delay(
         self,

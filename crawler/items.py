@@ -1,5 +1,6 @@
 """Items the spider yields: one `PageItem` per fetched article page (no extraction happens here),
-one `CommentFeedItem` per fetched comment feed, one `CommentApiItem` per thread read from a comment system."""
+one `CommentFeedItem` per fetched comment feed, one `CommentApiItem` per thread read from a comment system,
+one `TemplatePageItem` per fetched template page (a site's home page, for its provisional set)."""
 
 from __future__ import annotations
 
@@ -76,3 +77,24 @@ class CommentApiItem:
     @property
     def url(self) -> str:
         return self.read.url
+
+
+@dataclass
+class TemplatePageItem:
+    """A page of a site's template beside its articles (its home page), fetched so that a new site's
+    first articles are never a set of one page (pipelines.jobs.run_provisional); never a post.
+
+    TemplatePageItem(site="gen1", url="http://h/", status=200, headers={}, body=b"<html>…", fetched_at=0.0)
+    """
+
+    site: str
+    url: str
+    status: int
+    headers: dict[str, list[str]]
+    body: bytes = field(metadata=BODY)
+    fetched_at: float
+    page_id: int | None = None  # template_pages.id, set once the page is persisted
+
+    @property
+    def article_url(self) -> str:
+        return self.url  # for the messages that name a stored thing's article

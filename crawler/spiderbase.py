@@ -106,3 +106,7 @@ class BlogsSpiderBase(Spider):
     def _first_requests(self, art: dict[str, Any]) -> list[Request]:
         """The requests of a new article's first fetch (ArticleFetching)."""
         raise NotImplementedError
+
+    def _template_requests(self, site: str, feed: str, link: str | None) -> list[Request]:
+        """The request for a new site's home page, once (ArticleFetching)."""
+        raise NotImplementedError

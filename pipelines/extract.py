@@ -56,7 +56,7 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import Deferred, DeferredList
 from twisted.python.failure import Failure
 
-from crawler.items import CommentFeedItem, PageItem
+from crawler.items import CommentFeedItem, PageItem, TemplatePageItem
 from crawler.leasing import site_given_back
 from pipelines import jobs
 from store import StoreBackend, open_store, store_location
@@ -349,6 +349,11 @@ class ExtractPipeline:
     def process_item(self, item: Any) -> Any:
         if isinstance(item, PageItem) and item.snapshot_id is not None:
             self._page(item)
+        elif isinstance(item, TemplatePageItem) and item.page_id is not None:
+            # A site without a profile whose articles were extracted provisionally before its home
+            # page came: again, with it in the set.
+            if item.site in self.run_sites and item.site not in self.profiled:
+                self._submit(jobs.run_provisional, item.site)
         elif isinstance(item, CommentFeedItem) and item.fetch_id is not None:
             self.feed_sites.add(item.site)
             self._submit(jobs.run_feed, item.fetch_id)

@@ -65,6 +65,7 @@ class JobReport:
     messages: list[tuple[str, str]] = field(default_factory=list)
 
 
+TEMPLATE_PAGES = 3  # template pages at most in a provisional set (the crawl fetches the home page)
 _local = threading.local()
 _profiles: dict[tuple[str, str, int], tuple[SiteProfile, set[int]]] = {}
 
@@ -267,11 +268,16 @@ def run_provisional(cfg: JobConfig, site: str) -> JobReport:
         return report
     snaps = store.load_snapshots(list(first.values()))
     pages = pages_of(store, snaps)
+    # The site's home page beside its articles: a set of one article is still a set (template pages
+    # show which blocks are the site's); their own extractions are not kept.
+    templates = [Page(t["url"], t["body"], t["headers"]) for t in store.template_pages(site, TEMPLATE_PAGES)]
     known = store.known_comment_identifiers(site, before=cfg.known_before)
-    results, profile = extract_and_learn(pages, known_comment_ids=known)
+    results, profile = extract_and_learn([*pages, *templates], known_comment_ids=known)
+    results = results[: len(pages)]
     fill_records(pages, results, profile)
+    made_of = set_made_of(len(pages), len(templates))
     note = (
-        f"provisional: extracted from the {len(first)} article(s) the site has so far;"
+        f"provisional: {made_of}, the articles the site has so far;"
         f" its first full batch of {cfg.batch_size} replaces this"
     )
     rows = [extraction_row(s, _noted(r, note), "provisional", None, 0) for s, r in zip(snaps, results, strict=True)]
@@ -287,6 +293,12 @@ def run_provisional(cfg: JobConfig, site: str) -> JobReport:
     report.errors = sum(1 for r in results if r.error)
     report.seconds = time.monotonic() - started
     return report
+
+
+def set_made_of(articles: int, templates: int) -> str:
+    """What a provisional set was made of: set_made_of(1, 1) == "set of 1 article + 1 template page"."""
+    made = f"set of {articles} article{'s' if articles != 1 else ''}"
+    return made + (f" + {templates} template page{'s' if templates != 1 else ''}" if templates else "")
 
 
 def _noted(ext: PageExtraction, note: str) -> PageExtraction:

@@ -30,7 +30,7 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.threads import deferToThreadPool
 from twisted.python.threadpool import ThreadPool
 
-from crawler.items import CommentApiItem, CommentFeedItem, PageItem
+from crawler.items import CommentApiItem, CommentFeedItem, PageItem, TemplatePageItem
 from crawler.outcome import report_store_fault
 from crawler.schedule import DEFAULT_REFETCH_AFTER, parse_durations
 from pipelines.commentapi import process_api_read, process_left_reads
@@ -41,6 +41,8 @@ from store.pgsql import retry_lost_connection
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.statscollectors import StatsCollector
+
+StoredItem = PageItem | CommentFeedItem | CommentApiItem | TemplatePageItem  # what this pipeline commits
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -158,7 +160,7 @@ class PersistPagePipeline:
 
     def process_item(self, item: Any) -> Any:
         """The item once its page (or comment feed) is committed; a coroutine when `background`."""
-        if not isinstance(item, PageItem | CommentFeedItem | CommentApiItem):
+        if not isinstance(item, StoredItem):
             return item
         if self.pool is not None:
             return self._process_background(self.pool, item)
@@ -168,14 +170,14 @@ class PersistPagePipeline:
             raise self._drop(exc, item) from exc
         return self._stored(item, stored)
 
-    async def _process_background(self, pool: ThreadPool, item: PageItem | CommentFeedItem | CommentApiItem) -> Any:
+    async def _process_background(self, pool: ThreadPool, item: StoredItem) -> Any:
         try:
             stored = await self._on_writer(pool, self._write, item)
         except STORE_ERRORS as exc:
             raise self._drop(exc, item) from exc
         return self._stored(item, stored)
 
-    def _write(self, item: PageItem | CommentFeedItem | CommentApiItem) -> int:
+    def _write(self, item: StoredItem) -> int:
         """Commit the item; runs on the writer thread when `background`. Returns the row id."""
         store = self._writer_store()
         if isinstance(item, CommentApiItem):
@@ -186,18 +188,27 @@ class PersistPagePipeline:
         if isinstance(item, CommentFeedItem):
             # A comment feed is committed raw, as a page is, before a job parses it (pipelines.commentfeeds).
             return retry_lost_connection(lambda: store.save_comment_feed(item))
+        if isinstance(item, TemplatePageItem):
+            return store.save_template_page(
+                site=item.site,
+                url=item.url,
+                status=item.status,
+                headers=item.headers,
+                body=item.body,
+                fetched_at=item.fetched_at,
+            )
         return store.save_page(item, offsets=self.refetch_after)
 
-    def _drop(self, exc: BaseException, item: PageItem | CommentFeedItem | CommentApiItem) -> DropItem:
+    def _drop(self, exc: BaseException, item: StoredItem) -> DropItem:
         if isinstance(item, CommentApiItem):
             return self._not_stored(exc, "comment thread", item, "blogs/comment_api_store_failed")
         if isinstance(item, CommentFeedItem):
             return self._not_stored(exc, "comment feed", item, "blogs/comment_feeds_store_failed")
+        if isinstance(item, TemplatePageItem):
+            return self._not_stored(exc, "template page", item, "blogs/template_pages_store_failed")
         return self._not_stored(exc, "page", item, "blogs/pages_store_failed")
 
-    def _stored(
-        self, item: PageItem | CommentFeedItem | CommentApiItem, row_id: int
-    ) -> PageItem | CommentFeedItem | CommentApiItem:
+    def _stored(self, item: StoredItem, row_id: int) -> StoredItem:
         # Back on the reactor thread: the item is committed, later pipelines may use its id.
         if isinstance(item, CommentApiItem):
             item.read_id = row_id
@@ -206,6 +217,10 @@ class PersistPagePipeline:
         if isinstance(item, CommentFeedItem):
             item.fetch_id = row_id
             self._inc("blogs/comment_feeds_stored")
+            return item
+        if isinstance(item, TemplatePageItem):
+            item.page_id = row_id
+            self._inc("blogs/template_pages_stored")
             return item
         item.snapshot_id = row_id
         self._inc("blogs/pages_stored")

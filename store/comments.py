@@ -8,7 +8,9 @@ its extractions, recomputed whenever one of them is written:
 
 * a comment is identified by the fingerprint of its normalized text, author and date (plus its
   occurrence number, for identical comments on one page), so a re-fetch adds only the comments
-  not seen before and never duplicates one;
+  not seen before and never duplicates one; a row keeps the fingerprint it was first seen with, so
+  a later extraction that finds the author or date an earlier one missed (provisional, then batch,
+  then profile) updates the row rather than adding one, and an author once found stays;
 * a comment whose text changed (same author and date, similar text or same place) is an edit:
   its row keeps its fingerprint and takes the new text, the earlier text goes to
   `comment_versions`;
@@ -39,6 +41,8 @@ from store.sql import Database
 
 # Columns of `comments` that come from the page (the rest are bookkeeping).
 _PAGE_FIELDS = ("text", "author", "date", "date_precision", "date_raw", "parent", "position", "source")
+# What identifies a comment's writer: a later extraction that does not find them keeps what an earlier one found.
+_IDENTITY_FIELDS = (("author",), ("date", "date_precision", "date_raw"))
 _WORD = re.compile(r"[^\W_]+")
 # A profile extraction matching less of its profile than this (the default drift threshold) may
 # have misread the page: comments it misses are not marked gone.
@@ -46,6 +50,7 @@ POOR_MATCH = 0.5
 EDIT_SIMILARITY = 0.6  # normalized texts at least this similar (difflib ratio) may be one comment edited
 MIN_CONTAINED = 4  # a text contained in the other counts as the same comment from this many characters
 MAX_SHIFT = 3  # an edited comment without author and date moved at most this many places
+SAME_TEXT = 0.9  # a comment found once with and once without its author: texts at least this similar
 
 
 @functools.lru_cache(maxsize=8192)  # edit matching compares every new comment with every earlier one
@@ -166,15 +171,24 @@ def _edit_score(item: dict[str, Any], row: dict[str, Any]) -> float | None:
 
     Author and date must agree (a comment's author and time do not change when its text is
     edited); then the texts must be similar, or, for a comment with both an author and a date,
-    at the same place on the page.
+    at the same place on the page. An author or date one side lacks is no disagreement when the
+    texts are the same: one extraction found it and the other did not.
     """
-    if _norm(item.get("author")) != _norm(row.get("author")):
+    new_author, old_author = _norm(item.get("author")), _norm(row.get("author"))
+    if new_author and old_author and new_author != old_author:
         return None
     new_date, old_date = (item.get("date") or "")[:16], (row.get("date") or "")[:16]
     if new_date and old_date and new_date != old_date:
         return None
     similarity = _similarity(_norm(item.get("text")), _norm(row.get("text")))
     distance = abs(int(item.get("position") or 0) - int(row.get("position") or 0))
+    if (new_author != old_author or new_date != old_date) and similarity >= SAME_TEXT:
+        # One extraction found the author (or date), another did not (a provisional set, a profile
+        # without a comment layout): the same comment when the texts agree, wherever the records
+        # around it (an author line or a heading taken for a comment) moved it.
+        return similarity - distance / 1000
+    if new_author != old_author:
+        return None
     identified = bool(item.get("author")) and bool(new_date) and new_date == old_date
     if similarity >= EDIT_SIMILARITY and (identified or distance <= MAX_SHIFT):
         return similarity - distance / 1000
@@ -220,6 +234,7 @@ def derive(article: str, site: str, observations: Sequence[Observation]) -> Deri
         for i, item in enumerate(obs.comments):
             key = claimed.get(i, item["fingerprint"])
             row = rows.get(key)
+            before = dict(row) if row is not None else {}
             if row is None:
                 row = rows[key] = {
                     "article": article,
@@ -244,6 +259,9 @@ def derive(article: str, site: str, observations: Sequence[Observation]) -> Deri
                 )
                 since[key] = (obs.fetched_at, obs.snapshot)
             row.update({k: item.get(k) for k in _PAGE_FIELDS})  # the latest page wins
+            for fields in _IDENTITY_FIELDS:  # ... but an author or date an earlier extraction found stays
+                if not item.get(fields[0]) and before.get(fields[0]):
+                    row.update({k: before[k] for k in fields})
             row["parent"] = to_row.get(item.get("parent"), item.get("parent")) if item.get("parent") else None
             row["last_seen"] = obs.fetched_at
             row["last_snapshot"] = obs.snapshot

@@ -15,6 +15,7 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from store.clock import from_iso, next_refetch, refetch_base, to_iso
 from store.crawlstate import StoreBase
@@ -55,7 +56,7 @@ class PageRecord:
 
 
 class PageState(StoreBase):
-    """Fetched article pages (`snapshots`)."""
+    """Fetched article pages (`snapshots`) and template pages (`template_pages`)."""
 
     def save_page(self, page: PageRecord, offsets: Sequence[float]) -> int:
         """Commit a fetched page and advance its article's schedule atomically; returns the snapshot id.
@@ -114,3 +115,42 @@ class PageState(StoreBase):
                 },
             )
         return int(snap[0])
+
+    def save_template_page(
+        self, *, site: str, url: str, status: int, headers: dict[str, list[str]], body: bytes, fetched_at: float
+    ) -> int:
+        """Commit a fetched template page (a site's home page, store.schema `template_pages`); the
+        latest fetch of a URL replaces the earlier one. Returns its id."""
+        row = [
+            site,
+            url,
+            status,
+            json.dumps(headers, ensure_ascii=False),
+            gzip_body(body),
+            len(body),
+            to_iso(fetched_at),
+        ]
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO template_pages (site, url, status, headers, body, body_size, fetched_at)"
+                " VALUES (?,?,?,?,?,?,?) ON CONFLICT (site, url) DO UPDATE SET status = excluded.status,"
+                " headers = excluded.headers, body = excluded.body, body_size = excluded.body_size,"
+                " fetched_at = excluded.fetched_at",
+                row,
+            )
+            found = db.execute("SELECT id FROM template_pages WHERE site = ? AND url = ?", [site, url]).fetchone()
+        return int(found[0])
+
+    def template_pages(self, site: str, limit: int = 3) -> list[dict[str, Any]]:
+        """The site's stored template pages (url, headers as a dict, raw body), oldest URL first."""
+        rows = self.db.query(
+            "SELECT url, headers, body FROM template_pages WHERE site = ? AND status = 200 ORDER BY id LIMIT ?",
+            [site, limit],
+        )
+        return [
+            {"url": r["url"], "headers": json.loads(r["headers"] or "{}"), "body": gunzip_body(r["body"])} for r in rows
+        ]
+
+    def has_template_page(self, site: str) -> bool:
+        """Whether a template page of the site was ever fetched (whatever its status)."""
+        return self.db.execute("SELECT 1 FROM template_pages WHERE site = ? LIMIT 1", [site]).fetchone() is not None

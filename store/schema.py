@@ -115,6 +115,23 @@ TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, s
         [("article", "articles", "url"), ("site", "sites", "name")],
         {},
     ),
+    # Pages of a site's template beside its articles (its home page): the other pages of a new
+    # site's provisional set (pipelines.jobs.run_provisional), never posts. One row per URL, the latest fetch.
+    "template_pages": (
+        {
+            "id": int,
+            "site": str,
+            "url": str,
+            "status": int,
+            "headers": str,  # JSON object: name -> list of values
+            "body": bytes,  # gzip
+            "body_size": int,
+            "fetched_at": str,
+        },
+        "id",
+        [("site", "sites", "name")],
+        {},
+    ),
     "schema_migrations": (
         {
             "version": int,  # store.migrations.MIGRATIONS, applied in order, each once
@@ -368,6 +385,7 @@ INDEXES: list[tuple[str, list[str], bool]] = [
     ("articles", ["feed"], False),
     ("snapshots", ["article", "fetched_at"], True),
     ("snapshots", ["site", "kind"], False),
+    ("template_pages", ["site", "url"], True),
     ("feeds", ["site"], False),
     ("feeds", ["next_check"], False),  # due polls found without listing every feed (CrawlState.due_sites)
     ("batches", ["site", "state"], False),

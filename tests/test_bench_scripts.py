@@ -94,3 +94,23 @@ def test_the_scaling_bench_runs_both_parts_and_states_every_figure_on_its_last_l
     assert "2, one killed" in last and "pages lost 0, stored twice 0, not done 0, fetched twice 0" in last
     assert "articles without exactly one post 0, comments stored twice 0" in last
     assert "re-extraction on Dask: 16 pages" in last and "identical to single-process reextract: yes" in last
+
+
+def test_the_crawl_bench_checks_comments_stored_against_comments_shown() -> None:
+    sys.path.insert(0, str(ROOT))  # bench/ is not installed
+    from bench.crawl_workers import comment_tally
+    from farm.generated import BlogOptions, GeneratedBlog
+
+    blog = GeneratedBlog("b", "http://127.0.0.1:8000", BlogOptions(articles=4, comments_per_article=(2, 4), seed=3))
+    now = blog.articles[-1].published + 30 * 86400  # every comment out
+    shown = [(a.url, c.text, c.author) for a in blog.articles for c in a.visible_comments(now)]
+    exact = comment_tally(shown, blog.articles, now)
+    assert exact.ok and exact.stored == exact.shown == exact.authors_right == len(shown) >= 8
+    url, text, author = shown[0]
+    doubled = comment_tally([*shown, (url, text, None)], blog.articles, now)  # one comment, a second row
+    assert not doubled.ok and doubled.twice == 1 and doubled.authors_right == len(shown)
+    unsigned = comment_tally([(url, text, None), *shown[1:]], blog.articles, now)
+    assert not unsigned.ok and unsigned.authors_right == len(shown) - 1 and unsigned.twice == 0
+    author_line = comment_tally([*shown, (url, f"{author} says:", None)], blog.articles, now)
+    assert not author_line.ok and author_line.not_shown == 1 and author_line.stored == len(shown) + 1
+    assert str(exact) == f"{len(shown)}/{len(shown)} (twice 0, not shown 0, authors {len(shown)}/{len(shown)})"

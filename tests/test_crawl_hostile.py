@@ -131,7 +131,8 @@ def test_non_http_entry_links_and_redirects_are_refused(farm: BlogFarm, tmp_path
         "ftp",
         "mailto",
     }
-    assert sorted(r.path_only for r in farm.requests) == ["/feed/", "/moved/", "/ok/", "/robots.txt"]
+    # "/": the new site's home page, its template page
+    assert sorted(r.path_only for r in farm.requests) == ["/", "/feed/", "/moved/", "/ok/", "/robots.txt"]
     assert result.stat("articles_failed/redirect_scheme") == 1
     assert rows(db, "SELECT url FROM snapshots") == [(f"{site.origin}/ok/",)]
     assert rows(db, "SELECT state FROM articles WHERE url LIKE '%/moved/'") == [("failed",)]
@@ -146,7 +147,7 @@ def test_robots_crawl_delay_is_honoured(farm: BlogFarm, tmp_path: Path) -> None:
     result = run_crawl(feeds, tmp_path / "blogs.db", clock=farm.clock)
     assert result.returncode == 0
     times = sorted(r.wall_time for r in farm.requests if r.path_only != "/robots.txt")
-    assert len(times) == 5  # feed + 4 articles
+    assert len(times) == 6  # feed + 4 articles + the home page (a new site's template page)
     gaps = [b - a for a, b in itertools.pairwise(times)]
     assert min(gaps) >= 0.45, gaps  # Scrapy randomizes a slot delay by ±50 %
     assert sum(gaps) >= 3.0, gaps

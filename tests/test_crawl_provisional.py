@@ -23,7 +23,16 @@ def test_a_small_blog_is_extracted_provisionally_until_its_first_batch_fills(far
     farm.clock.set(t0)
     # 12 articles an hour apart, the 4th published now: the first crawl sees 4 (batch size 10).
     blog = farm.add_generated_blog("small", articles=12, start=t0 - 3 * HOUR, interval=HOUR, seed=5)
-    alone = farm.add_generated_blog("alone", articles=3, start=t0, interval=10 * HOUR, seed=6)
+    # One article out two hours ago, its readers' comments in.
+    alone = farm.add_generated_blog(
+        "alone",
+        articles=3,
+        start=t0 - 2 * HOUR,
+        interval=10 * HOUR,
+        seed=6,
+        comments_per_article=(3, 5),
+        comment_delays=(60.0, 3600.0),
+    )
     feeds = write_feeds(tmp_path / "feeds.txt", [blog.feed_line(), alone.feed_line()])
     db = tmp_path / "blogs.db"
     settings = {"REFETCH_AFTER": "30d"}
@@ -32,10 +41,22 @@ def test_a_small_blog_is_extracted_provisionally_until_its_first_batch_fills(far
     assert first.returncode == 0, first.stderr[-3000:]
     assert rows(db, "SELECT site, COUNT(*) FROM posts GROUP BY site ORDER BY site") == [("alone", 1), ("small", 4)]
     assert rows(db, "SELECT DISTINCT method, profile_version FROM extractions") == [("provisional", 0)]
+    # A site is never one page: each site's home page was fetched and stored as a template page
+    # (not a post), and is in the set beside its articles, which says what it was made of.
+    assert rows(db, "SELECT site, url, status FROM template_pages ORDER BY site") == [
+        ("alone", alone.origin + "/", 200),
+        ("small", blog.origin + "/", 200),
+    ]
+    assert rows(db, "SELECT COUNT(*) FROM posts WHERE url IN (SELECT url FROM template_pages)") == [(0,)]
     decided = dict(rows(db, "SELECT site, GROUP_CONCAT(DISTINCT decided_by) FROM extractions GROUP BY site"))
-    assert decided == {"alone": "single page", "small": "set"}
-    for (warnings,) in rows(db, "SELECT warnings FROM extractions"):
-        assert any(w.startswith("provisional:") for w in json.loads(warnings))
+    assert decided == {"alone": "set", "small": "set"}
+    made_of = {"alone": "set of 1 article + 1 template page", "small": "set of 4 articles + 1 template page"}
+    for site, warnings in rows(db, "SELECT site, warnings FROM extractions"):
+        assert f"provisional: {made_of[site]}, the articles the site has so far;" in " ".join(json.loads(warnings))
+    # The lone article's comments, each once, with its author.
+    shown = [(c.text, c.author) for c in alone.articles[0].visible_comments(farm.clock.now())]
+    assert len(shown) >= 3
+    assert sorted(rows(db, "SELECT text, author FROM comments WHERE site = 'alone'")) == sorted(shown)
     texts = [t for (t,) in rows(db, "SELECT text FROM posts WHERE site = 'small'")]
     assert all(len(t) > 200 for t in texts)  # article bodies, not an empty or whole-page answer
     assert rows(db, "SELECT COUNT(*) FROM profiles") == [(0,)]

@@ -1,0 +1,45 @@
+"""Template pages (issue 28, "a site is never one page"): where a blog's home page is, how it is
+stored, and what a provisional set says it was made of. The crawl itself: test_crawl_provisional.py."""
+
+from __future__ import annotations
+
+from test_store_schema import NOW, add_page
+
+from crawler.articlefetching import home_page_url
+from pipelines.jobs import set_made_of
+from store import open_store
+
+
+def test_the_home_page_is_above_the_feed_or_the_root_of_the_articles_host() -> None:
+    assert home_page_url("http://127.0.0.1:8000/feed/") == "http://127.0.0.1:8000/"
+    assert home_page_url("https://ex.org/blog/feed/") == "https://ex.org/blog/"
+    assert home_page_url("https://ex.org/blog/feed/atom/") == "https://ex.org/blog/"
+    assert home_page_url("https://ex.org/index.xml") == "https://ex.org/"
+    # A feed elsewhere (a feed service): the articles' host.
+    assert home_page_url("https://feeds.example.net/someblog", "https://someblog.org/2024/05/a/") == (
+        "https://someblog.org/"
+    )
+    assert home_page_url("ftp://ex.org/feed/") is None
+
+
+def test_a_template_page_is_stored_once_per_url_and_read_back(fresh_db: str) -> None:
+    with open_store(fresh_db) as store:
+        add_page(store, "http://h/a", b"<html>article</html>")  # the site exists
+        assert not store.has_template_page("h") and store.template_pages("h") == []
+        headers = {"Content-Type": ["text/html; charset=utf-8"]}
+        first = store.save_template_page(
+            site="h", url="http://h/", status=200, headers=headers, body=b"<html>home</html>", fetched_at=NOW
+        )
+        again = store.save_template_page(
+            site="h", url="http://h/", status=200, headers=headers, body=b"<html>home 2</html>", fetched_at=NOW + 60
+        )
+        assert first == again and store.has_template_page("h")
+        assert store.template_pages("h") == [{"url": "http://h/", "headers": headers, "body": b"<html>home 2</html>"}]
+        # Not a post, not an article page.
+        assert store.db.execute("SELECT COUNT(*) FROM snapshots").fetchone()[0] == 1
+
+
+def test_a_provisional_set_says_what_it_was_made_of() -> None:
+    assert set_made_of(1, 0) == "set of 1 article"
+    assert set_made_of(1, 1) == "set of 1 article + 1 template page"
+    assert set_made_of(4, 3) == "set of 4 articles + 3 template pages"
