@@ -152,8 +152,8 @@ def comment_tally(
             shown.setdefault((normalize_url(article.url), _text_key(c.text)), []).append(_text_key(c.author))
     rows = Counter[tuple[str, str]]()
     authors: dict[tuple[str, str], list[str]] = {}
-    for article, text, author in stored:
-        key = (normalize_url(article), _text_key(text))
+    for url, text, author in stored:
+        key = (normalize_url(url), _text_key(text))
         rows[key] += 1
         authors.setdefault(key, []).append(_text_key(author))
     twice = sum(max(0, n - len(shown[key])) for key, n in rows.items() if key in shown)
@@ -263,7 +263,7 @@ def crawl(
         not_terminal=_count(url, "SELECT COUNT(*) FROM articles WHERE state NOT IN ('active', 'done')"),
         posts_wrong=len(without_post),
         next_run=next_run,
-        comments=comment_tally(_rows(url, "SELECT article, text, author FROM comments"), published, farm.clock.now()),
+        comments=comment_tally(_comment_rows(url), published, farm.clock.now()),
         without_post=without_post,
         cpu_pg=cpu_pg,
         cpu_farm=cpu_farm,
@@ -316,6 +316,14 @@ def _tree_cpu(pid: int) -> float:
 def _own_cpu() -> float:
     usage = os.times()
     return usage.user + usage.system
+
+
+def _comment_rows(url: str) -> list[tuple[str, str | None, str | None]]:
+    """(article URL, text, author) of every stored comment."""
+    return [
+        (str(a), t if t is None else str(t), w if w is None else str(w))
+        for a, t, w in _rows(url, "SELECT article, text, author FROM comments")
+    ]
 
 
 def _rows(url: str, sql: str) -> list[tuple[object, ...]]:
