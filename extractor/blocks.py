@@ -197,7 +197,7 @@ class _XPaths:
         """The XPath of every added element, in the order added."""
         known: dict[etree._Element, str] = {}
         sibs: dict[etree._Element, tuple[int, int]] = {}
-        out = []
+        out: list[str] = []
         for el, parent, tag, n in self.seen:
             if parent is None or not out:  # the walk's start: its siblings were not counted (two bodies)
                 path = self.getpath(el)
