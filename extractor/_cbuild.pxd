@@ -1,5 +1,5 @@
 # How a block's record is built (_cbuild.pyx): the C-side records and helpers that the tree walk
-# (_cwalk.pyx) and the streaming reader (_csax.pyx) share, so that both build blocks with one code.
+# (formerly _cwalk.pyx) and the streaming reader (_csax.pyx) share, so that both build blocks with one code.
 
 from libc.stdlib cimport realloc
 from libc.string cimport memcpy

@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """How a block's record is built, shared by the two readers that find blocks (ExtractUniqueBlock
-2009 §3.2.2-3.2.3): the tree walk (``_cwalk.walk``, over the tree lxml built) and the streaming
+2009 §3.2.2-3.2.3): the tree walk in C (``_cwalk``, removed: see speedups.py) and the streaming
 reader (``_csax.read``, while libxml2 parses). Both call these functions, so the blocks they give
 are built by one code: element names numbered through a C table, a block's tag counts kept as
 (tag number, count) pairs, its text gathered in a C buffer and measured once (``_measured``, the

@@ -1,13 +1,13 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """Blocks read while libxml2 parses, without building a tree (ExtractUniqueBlock 2009 §3.2.2-3.2.3).
 
-``_cwalk.walk`` reads blocks from the tree lxml built. Building that tree (a node per element, text
+``blocks.blocks_of`` reads blocks from the tree lxml built. Building that tree (a node per element, text
 run and attribute) and freeing it cost more than half of lxml's parse time, and nothing needs the
 tree once the blocks are read. This module gives libxml2's HTML parser (the very library lxml
 runs, found through lxml's own shared object) SAX callbacks that build the blocks as the parser
 reports elements and text: the parse is the same, only the tree is never made.
 
-The blocks are exactly those of ``_cwalk.walk`` on ``blocks.parse_html``'s tree (tests/test_csax.py
+The blocks are exactly those of ``blocks.blocks_of`` (the Python walk) on ``blocks.parse_html``'s tree (tests/test_csax.py
 compares them on every corpus page and on generated tag soup):
 
 - the parser's events are the tree: libxml2 builds its tree from these same callbacks, node by node
@@ -251,7 +251,7 @@ cdef class _Reader:
         return self._open(e, tid, kind, atts, False)
 
     cdef int _open(self, Py_ssize_t e, Py_ssize_t tid, int kind, const tree.xmlChar** atts, bint top) except -1:
-        # _cwalk.walk's start of an element, from the parser's attribute list
+        # the tree walk's start of an element, from the parser's attribute list
         cdef Py_ssize_t i, k
         cdef int akind
         cdef Level* lv
@@ -379,7 +379,7 @@ cdef class _Reader:
         return f"/{name}[{self.e_pos[e]}]"
 
     cdef int set_xpaths(self) except -1:
-        # as _cwalk._set_xpaths: a block's path extends its enclosing block's, through the inline
+        # as the tree walk's paths: a block's path extends its enclosing block's, through the inline
         # elements between them (each such element's path computed once)
         cdef dict known = {}
         cdef list steps
@@ -501,7 +501,7 @@ cdef int _parse(
 
 
 def read(bytes data, frozenset block_tags, frozenset excluded, dict texts=None):
-    """The blocks of a page (UTF-8 bytes) in preorder, as ``_cwalk.walk`` gives them from
+    """The blocks of a page (UTF-8 bytes) in preorder, as ``blocks.blocks_of`` gives them from
     ``blocks.parse_html``'s tree; None when the page has no body element to start from."""
     cdef _Reader reader = _Reader(block_tags, excluded, texts)
     _parse(data, _on_start, _on_end, _on_text, _on_cdata, <void*>reader, &reader.ctxt)

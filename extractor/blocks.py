@@ -17,21 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lxml import etree
-
-try:  # the compiled walk and passes, built by `pip install -e .` when a C compiler is present
-    from . import _cblock, _cmatch, _cpasses, _cwalk  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - pure-Python installs
-    _cblock = _cmatch = _cpasses = _cwalk = None
-try:  # blocks read while libxml2 parses, without a tree (needs libxml2's functions from lxml)
-    from . import _csax  # type: ignore[attr-defined]
-
-    if not _csax.AVAILABLE:  # pragma: no cover - an lxml that hides libxml2's symbols
-        _csax = None
-except ImportError:  # pragma: no cover - pure-Python installs
-    _csax = None
 
 # The block-level elements (one place, with the reason).
 # HTML 4.01 §7.5.3 lists the block-level elements of %block and %flow: P, H1-H6, UL, OL, DIR, MENU,
@@ -98,7 +86,7 @@ BLOCK_TAGS: frozenset[str] = frozenset(
 HEADINGS: frozenset[str] = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 # Excluded with their content (§3.2.2 excludes SCRIPT and STYLE; the others hold no visible text).
 EXCLUDED_TAGS: tuple[str, ...] = ("script", "style", "noscript", "template")
-_EXCLUDED: frozenset[str] = frozenset(EXCLUDED_TAGS)
+EXCLUDED: frozenset[str] = frozenset(EXCLUDED_TAGS)
 # Attributes whose values are block features (§3.2.3).
 FEATURE_ATTRS: frozenset[str] = frozenset(("title", "alt", "src"))
 
@@ -142,10 +130,6 @@ class Block:
 
 
 BLOCK_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Block))
-if _cblock is not None and not TYPE_CHECKING:
-    # The same class compiled (same fields, defaults and properties): a set creates a hundred
-    # thousand blocks, and the walk fills a C struct where the dataclass needs 14 attribute stores.
-    Block = _cblock.Block
 
 
 def parse_html(text: str, utf8: bytes | None = None) -> etree._Element | None:
@@ -213,9 +197,9 @@ class _XPaths:
         """The XPath of every added element, in the order added."""
         known: dict[etree._Element, str] = {}
         sibs: dict[etree._Element, tuple[int, int]] = {}
-        out = []
+        out: list[str] = []
         for el, parent, tag, n in self.seen:
-            if parent is None:
+            if parent is None or not out:  # the walk's start: its siblings were not counted (two bodies)
                 path = self.getpath(el)
             else:
                 base = known.get(parent)
@@ -255,18 +239,16 @@ class _XPaths:
         return known[node] + "".join(reversed(steps))
 
 
-def blocks_of(root: etree._Element, cache: dict[Any, Any] | None = None) -> list[Block]:
+def blocks_of(root: etree._Element, block_class: type[Block] = Block) -> list[Block]:
     """All blocks of a parsed page in preorder; the body (or the root) is always block 0.
 
-    Uses the compiled walk (``_cwalk``) when it is built, else the same walk in Python. ``cache``
-    (a set's, or a profile's) lets pages share the measures of the block texts they repeat.
+    ``block_class`` is the class of blocks made (the compiled one where the other blocks of the run
+    are compiled, speedups.py).
     """
     body = root.find("body")
     if body is None:
         body = root
-    if _cwalk is not None:
-        return _cwalk.walk(body, BLOCK_TAGS, _EXCLUDED, body.getroottree().getpath, cache)
-    return _walk_python(body)
+    return _walk_python(body, block_class)
 
 
 def _counts(tags: list[str]) -> dict[str, int]:
@@ -276,11 +258,11 @@ def _counts(tags: list[str]) -> dict[str, int]:
     return counts
 
 
-def _walk_python(body: etree._Element) -> list[Block]:
+def _walk_python(body: etree._Element, block_class: type[Block] = Block) -> list[Block]:
     """The reference walk (pure Python; modifies the tree: BR tails gain a newline).
 
     Excluded elements (SCRIPT, STYLE, NOSCRIPT, TEMPLATE) are skipped with their content; their
-    tails stay in place, as separate text pieces (as the compiled walk reads them).
+    tails stay in place, as separate text pieces (as the compiled reader reads them).
     """
     for br in body.iter("br"):  # a line break ends a text line (§3.2.3 splits on lines)
         br.tail = "\n" + br.tail if br.tail else "\n"
@@ -303,12 +285,12 @@ def _walk_python(body: etree._Element) -> list[Block]:
         if event == "start":
             if type(tag) is not str:  # comments and PIs are removed by the parser
                 continue
-            if tag in _EXCLUDED and block is not None:
+            if tag in EXCLUDED and block is not None:
                 walker.skip_subtree()
                 continue
             if block is None or tag in block_tags:
                 parent = block.index if block is not None else -1
-                new = Block(len(blocks), tag, parent, last_child, el.get("id"), el.get("class"))
+                new = block_class(len(blocks), tag, parent, last_child, el.get("id"), el.get("class"))
                 if el.attrib:
                     new.element_label = _label(el)
                 xpaths.add(el, tag)
@@ -405,17 +387,9 @@ def parse_blocks(text: str, cache: dict[Any, Any] | None = None, utf8: bytes | N
     """Decoded HTML text to blocks (empty list when the page has no parseable content); ``utf8``
     as for ``parse_html``.
 
-    The blocks are read as libxml2 parses (``_csax``) when it is built: the same blocks as from
-    ``parse_html``'s tree, without the cost of building and freeing a tree. A page without a body
-    element, which that reader does not start on, is read from the tree.
+    The Python form: parse a tree and walk it. ``speedups.parse_blocks`` is the form extraction
+    uses (compiled when built; ``cache``, a set's or a profile's, lets its pages share the measures
+    of the block texts they repeat).
     """
-    if _csax is not None:
-        data = reader_bytes(text, utf8)
-        if not data or data.isspace():
-            return []
-        found = _csax.read(data, BLOCK_TAGS, _EXCLUDED, cache)
-        if found is not None:
-            return found  # type: ignore[no-any-return]
-        utf8 = data
     root = parse_html(text, utf8)
-    return [] if root is None else blocks_of(root, cache)
+    return [] if root is None else blocks_of(root)

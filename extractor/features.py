@@ -11,12 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .blocks import (
-    ATTR_PREFIX,
-    TAG_PREFIX,
-    Block,
-    _cpasses,  # type: ignore[attr-defined]
-)
+from .blocks import ATTR_PREFIX, TAG_PREFIX, Block
 from .matching import Vector
 from .options import Options
 
@@ -31,14 +26,8 @@ def _tag_key(tag: str) -> str:
 
 
 def block_vectors(blocks: list[Block], options: Options, cache: dict[Any, Any]) -> list[Vector]:
-    """``block_vector`` for every block of a page (compiled when ``_cpasses`` is built).
-
-    The compiled form also shares the vectors of repeated text blocks through ``cache``.
-    """
-    if _cpasses is not None:
-        return _cpasses.block_vectors(
-            blocks, options.tag_weight, options.tag_scale, cache, Vector, math.hypot, TAG_PREFIX, ATTR_PREFIX
-        )
+    """``block_vector`` for every block of a page (the Python form; speedups.block_vectors is the
+    one extraction uses)."""
     return [block_vector(b, options, cache) for b in blocks]
 
 

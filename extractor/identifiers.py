@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 
-from .blocks import Block, _cpasses  # type: ignore[attr-defined]
+from .blocks import Block
 from .options import ClassMode
 
 DEFAULT_IDENTIFIER = "_default"
@@ -62,8 +62,6 @@ def _candidates(block: Block, class_mode: ClassMode) -> list[str]:
 
 def page_candidates(blocks: Iterable[Block], class_mode: ClassMode) -> list[tuple[str, ...]]:
     """Every block's identifiers in the order they are tried (computed once per page and shared)."""
-    if _cpasses is not None and type(blocks) is list:
-        return _cpasses.page_candidates(blocks, class_mode, _CANDIDATES, candidates)  # type: ignore[no-any-return]
     return [() if b.element_id is None and b.element_class is None else candidates(b, class_mode) for b in blocks]
 
 
@@ -136,8 +134,6 @@ def assign_identifiers(
     cands: Sequence[tuple[str, ...]] | None = None,
 ) -> list[str]:
     """Each block's identifier, propagated in preorder (own, previous sibling, parent, default)."""
-    if _cpasses is not None and type(blocks) is list and type(cands) is list:
-        return _cpasses.assign_identifiers(blocks, cands, eligible, DEFAULT_IDENTIFIER)  # type: ignore[no-any-return]
     out: list[str] = []
     for b, own_cands in zip(blocks, cands if cands is not None else page_candidates(blocks, class_mode), strict=True):
         own = None

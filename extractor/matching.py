@@ -27,8 +27,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .blocks import _cmatch  # type: ignore[attr-defined]
-
 # Guards the prefix bound against rounding: indexing a little more never changes the result.
 _EPS = 1e-9
 
@@ -42,8 +40,8 @@ def vector_key(weights: dict[str, float]) -> int:
 
     Unequal vectors may share it too, so grouping by key compares the weights as well
     (``DistinctVectors``). A frozenset of the items did both at once, but built a hash table and one
-    tuple per feature for each of a set's ~50,000 text blocks. ``_cpasses.block_vectors`` computes
-    the same value in C (tests/test_cwalk.py compares them).
+    tuple per feature for each of a set's ~50,000 text blocks. ``_cvectors.block_vectors`` computes
+    the same value in C (tests/test_cvectors.py compares them).
     """
     h = len(weights)
     for f, w in weights.items():
@@ -216,10 +214,7 @@ def unique_blocks(
     cl = list(clusters) if clusters is not None else list(range(len(pages)))
     distinct, where = grouped if grouped is not None else _group(pages)
     vectors, page_sets = [d.vector for d in distinct], [d.pages for d in distinct]
-    if _cmatch is not None:  # the same search, compiled
-        matched = _cmatch.matched_vectors(vectors, page_sets, cl, threshold, _EPS, cosine)
-    else:
-        matched = matched_vectors(vectors, page_sets, cl, threshold)
+    matched = matched_vectors(vectors, page_sets, cl, threshold)
     # an empty vector has cosine 0 with everything, even with an identical empty vector
     return [[not distinct[i].vector.norm or not matched[i] for i in row] for row in where]
 
@@ -228,8 +223,7 @@ def matched_vectors(
     vectors: Sequence[Vector], page_sets: Sequence[set[int]], cl: Sequence[int], threshold: float
 ) -> list[bool]:
     """Per distinct vector (with the pages it occurs on): whether it occurs on two clusters or
-    matches a vector that occurs on another cluster than its own (``_cmatch.matched_vectors`` is
-    the same search, compiled)."""
+    matches a vector that occurs on another cluster than its own."""
     # clusters reached by each distinct vector (itself and its verified neighbours)
     occurs: list[set[int]] = [{cl[p] for p in pages} for pages in page_sets]
     reach = [set(clusters) for clusters in occurs]
@@ -333,12 +327,6 @@ class FingerprintIndex:
     def unmatched(self, vectors: Sequence[Vector], tested: dict[Vector, bool]) -> list[bool]:
         """``not self.matches(v)`` for each of a page's vectors, memoised in ``tested`` by vector
         object (a profile's read cache hands repeated blocks one shared ``Vector``)."""
-        if _cmatch is not None:  # the same loop and search, compiled
-            keys = self.keys
-            return _cmatch.unmatched(  # type: ignore[no-any-return]
-                vectors, tested, keys.by_key, keys.collided, keys.vectors, self.index, self.vectors,
-                self.threshold, cosine,
-            )  # fmt: skip
         out = []
         for v in vectors:
             hit = tested.get(v)

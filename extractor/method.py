@@ -15,14 +15,13 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from os.path import commonpath
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .blocks import Block, _cpasses, parse_blocks  # type: ignore[attr-defined]
+from .blocks import Block
 from .context import Context, SetOfPages
 from .decode import decode_html
 from .evidence import SET, SINGLE_PAGE, Evidence, confidence
 from .fallback import Fallback
-from .features import block_vectors
 from .hygiene import clean_extraction
 from .identifiers import DEFAULT_IDENTIFIER
 from .matching import Vector
@@ -31,6 +30,7 @@ from .postmeta import published
 from .records import CommentRecord
 from .roles import BOILERPLATE, COMMENT, POST
 from .single_page import single_page_steps
+from .speedups import block_vectors, parse_blocks
 from .steps import (
     NO_COMMENTS,
     PAGE_EVIDENCE,
@@ -85,10 +85,6 @@ class BlockResult:
     identifier: str
     role: str  # "post", "comment" or "boilerplate"
     text: str
-
-
-if _cpasses is not None and not TYPE_CHECKING:
-    BlockResult = _cpasses.BlockResult  # the same class compiled, built in C by page_output
 
 
 @dataclass(slots=True)
@@ -373,18 +369,15 @@ def page_output(
     warnings: list[str],
     records: list[CommentRecord] | None = None,
 ) -> PageExtraction:
-    if _cpasses is not None:
-        results, post_lines, comments = _cpasses.page_blocks(page.blocks, roles, idents, POST, COMMENT)
-    else:
-        post_lines, comments, results = [], [], []
-        for b, role, ident in zip(page.blocks, roles, idents, strict=True):
-            results.append(BlockResult(b.index, b.tag, b.xpath, ident, role, b.text))
-            if not b.text:
-                continue
-            if role == POST:
-                post_lines.append(b.text)
-            elif role == COMMENT:
-                comments.append(b.text)
+    post_lines, comments, results = [], [], []
+    for b, role, ident in zip(page.blocks, roles, idents, strict=True):
+        results.append(BlockResult(b.index, b.tag, b.xpath, ident, role, b.text))
+        if not b.text:
+            continue
+        if role == POST:
+            post_lines.append(b.text)
+        elif role == COMMENT:
+            comments.append(b.text)
     section = "\n".join(comments)
     if records is not None:
         comments = [r.text for r in records if r.text]

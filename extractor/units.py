@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from .blocks import HEADINGS, Block, _cpasses  # type: ignore[attr-defined]
+from .blocks import HEADINGS, Block
 from .dates import is_dated
 from .roles import COMMENT, POST
 
@@ -44,8 +44,6 @@ def class_tokens(block: Block) -> frozenset[str]:
 
 
 def children(blocks: Sequence[Block]) -> list[list[int]]:
-    if _cpasses is not None and type(blocks) is list:
-        return _cpasses.children(blocks)  # type: ignore[no-any-return]
     kids: list[list[int]] = [[] for _ in blocks]
     for b in blocks:
         if b.parent >= 0:
@@ -55,8 +53,6 @@ def children(blocks: Sequence[Block]) -> list[list[int]]:
 
 def subtree_sums(values: list[int], blocks: Sequence[Block]) -> list[int]:
     """Each block's value plus its descendants' (blocks are in preorder, so reversed = children first)."""
-    if _cpasses is not None and type(blocks) is list:
-        return _cpasses.subtree_sums(values, blocks)  # type: ignore[no-any-return]
     sums = list(values)
     for b in reversed(blocks):
         if b.parent >= 0 and sums[b.index]:
@@ -73,8 +69,6 @@ def text_flags(
 ) -> list[int]:
     """1 for each block with text (of ``role``, of any role but ``not_role``, and not a tag in
     ``skip_tags``), else 0."""
-    if _cpasses is not None and type(blocks) is list:
-        return _cpasses.text_flags(blocks, roles, role, not_role, skip_tags)  # type: ignore[no-any-return]
     if roles is None:
         return [int(bool(b.text) and b.tag not in skip_tags) for b in blocks]
     return [

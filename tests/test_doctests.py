@@ -13,7 +13,7 @@ import extractor
 MODULES = sorted(
     m.name
     for m in pkgutil.iter_modules(extractor.__path__, "extractor.")
-    if m.name.split(".")[-1] not in ("_cwalk", "__main__")
+    if m.name.split(".")[-1] not in ("__main__",)
 )
 
 
