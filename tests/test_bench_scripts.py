@@ -59,8 +59,8 @@ def test_reading_ratios_run(one_site: Path) -> None:
     finally:
         sys.path.remove(str(ROOT / "bench"))
     from extractor import DEFAULT, Page
-    from extractor.speedups import _csax
     from extractor.corpus import iter_corpus
+    from extractor.speedups import _csax
 
     sets = [[Page(None, p.read_bytes()) for p in s.page_files()] for s in iter_corpus(one_site)]
     reading, floor = extract_speed.reading_ratios(sets, DEFAULT, 1)
