@@ -8,7 +8,7 @@ thread through Scrapy (robots.txt, AutoThrottle and the private-address rule app
 one request at a time, following "load more" (Isso's `hidden_replies`: the next page `after` the
 last comment shown, for the top level and for each comment's replies) to the end, within the
 per-site budget of endpoint requests (`BLOGS_COMMENT_API_BUDGET` per run, and per hour of a long run). The read, every
-response raw, becomes one `CommentApiItem`, persisted before it is parsed (pipelines.commentapi).
+response raw, becomes one `CommentApiItem`, persisted before it is parsed (jobs.commentapi).
 """
 
 from __future__ import annotations

@@ -75,7 +75,7 @@ class CommentFeedItem:
 class CommentApiItem:
     """A thread read from a comment system's endpoint (crawler.commentapi): every response, raw.
 
-    The pipelines persist it (store.commentsystems) and then parse it (pipelines.commentapi).
+    The pipelines persist it (store.commentsystems) and then parse it (jobs.commentapi).
     """
 
     read: ApiRead

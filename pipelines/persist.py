@@ -34,7 +34,7 @@ from twisted.python.threadpool import ThreadPool
 from crawler.items import CommentApiItem, CommentFeedItem, PageItem
 from crawler.outcome import report_store_fault
 from crawler.schedule import DEFAULT_REFETCH_AFTER, parse_durations
-from pipelines.commentapi import process_api_read, process_left_reads
+from jobs.commentapi import process_api_read, process_left_reads
 from store import StoreBackend, open_store, store_location
 from store.commentfeeds import save_comment_feed
 from store.commentsystems import save_api_read
@@ -80,7 +80,7 @@ class PersistPagePipeline:
         settings = crawler.settings
         return cls(
             db_path=store_location(settings.get("BLOGS_DB")),
-            refetch_after=parse_durations(settings.get("REFETCH_AFTER") or DEFAULT_REFETCH_AFTER),
+            refetch_after=parse_durations(settings.get("BLOGS_REFETCH_AFTER") or DEFAULT_REFETCH_AFTER),
             stats=crawler.stats,
             crawler=crawler,
             background=True,
@@ -101,7 +101,7 @@ class PersistPagePipeline:
         reactor.addSystemEventTrigger("during", "shutdown", _stop, self.pool)  # type: ignore[attr-defined,arg-type]
 
     def _parse_left_reads(self) -> None:
-        """Comment threads a killed run committed raw but did not parse (pipelines.commentapi)."""
+        """Comment threads a killed run committed raw but did not parse (jobs.commentapi)."""
         try:
             process_left_reads(self._writer_store(), time.time())
         except STORE_ERRORS as exc:  # the next run tries again; pages are stored meanwhile
@@ -182,7 +182,7 @@ class PersistPagePipeline:
                 process_api_read(db, read_id, time.time())
             return read_id
         if isinstance(item, CommentFeedItem):
-            # A comment feed is committed raw, as a page is, before a job parses it (pipelines.commentfeeds).
+            # A comment feed is committed raw, as a page is, before a job parses it (jobs.commentfeeds).
             with store.transaction() as db:
                 return save_comment_feed(db, item)
         return store.save_page(

@@ -35,7 +35,7 @@ from twisted.internet.threads import deferToThread
 
 from crawler.items import PageItem
 from extractor.commentsystems import detect_comment_system
-from pipelines.commentapi import process_api_read
+from jobs.commentapi import process_api_read
 from pipelines.extract import _init_worker as init_worker
 from pipelines.extract import deferred_from_future
 from store import open_store, store_location

@@ -1,4 +1,4 @@
-"""Extractions, profiles and the batch bookkeeping the extraction jobs write (pipelines.jobs, pipelines.reextract).
+"""Extractions, profiles and the batch bookkeeping the extraction jobs write (jobs.extraction, jobs.reextract).
 
 Mixed into `store.sqlite.Store`; kept apart only to keep modules small.
 with store.transaction(): store.write_extractions([row])   # row: values in EXTRACTION_COLUMNS order

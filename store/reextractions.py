@@ -1,4 +1,4 @@
-"""The `reextractions` table and the page selections of `scrapy reextract --dask` (pipelines.distributed).
+"""The `reextractions` table and the page selections of `scrapy reextract --dask` (jobs.reextract_dask).
 
 plan = begin(store, "all", started=to_iso(time.time()), since=None, sites=store.snapshot_sites())
 finish_site(store, "all", "gen1", pages=120, now=time.time())   # what the site's task writes when done

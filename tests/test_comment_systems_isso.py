@@ -199,7 +199,7 @@ def scrapy_jsonl(db: Path, *args: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in done.stdout.splitlines()]
 
 
-SETTINGS = {"BLOGS_COMMENT_API_PAGE_SIZE": str(PAGE_SIZE), "EXTRACT_MODE": "thread"}
+SETTINGS = {"BLOGS_COMMENT_API_PAGE_SIZE": str(PAGE_SIZE), "BLOGS_EXTRACT_MODE": "thread"}
 
 
 @pytest.mark.slow

@@ -17,8 +17,8 @@ from test_store_schema import NOW, add_page
 
 from crawler.items import CommentFeedItem
 from farm import BlogFarm
-from pipelines.commentfeeds import process_comment_feed
-from store.commentfeeds import record_feed_failure, save_comment_feed, unprocessed_comment_feeds
+from jobs.commentfeeds import process_comment_feed
+from store.commentfeeds import record_comment_feed_failure, save_comment_feed, unprocessed_comment_feeds
 from store.sqlite import Store
 
 HOUR = 3600.0
@@ -41,7 +41,7 @@ def test_a_stored_comment_feed_is_processed_once(tmp_path: Path) -> None:
     assert unprocessed_comment_feeds(store.db, 3) == [first]
     assert store.db.execute("SELECT COUNT(*) FROM feed_comments").fetchone() == (0,)
     with store.transaction() as db:
-        record_feed_failure(db, first, "its worker process died")
+        record_comment_feed_failure(db, first, "its worker process died")
     assert unprocessed_comment_feeds(store.db, 1) == []  # failed too often for a run to retry it
     with store.transaction() as db:
         assert process_comment_feed(db, first, NOW + 1) == ("h", 1)
@@ -100,7 +100,7 @@ def test_comment_feeds_survive_a_kill_before_their_job_runs(farm: BlogFarm, tmp_
     blog = _blog(farm, t0)
     feeds = write_feeds(tmp_path / "feeds.txt", [blog.feed_line()])
     db = tmp_path / "blogs.db"
-    settings = {"REFETCH_AFTER": "1h,1d", "EXTRACT_MODE": "process"}
+    settings = {"BLOGS_REFETCH_AFTER": "1h,1d", "BLOGS_EXTRACT_MODE": "process"}
     first = run_crawl(feeds, db, settings=settings, clock=farm.clock)
     assert first.returncode == 0, first.stderr[-3000:]
     farm.clock.set(t0 + HOUR + 60)
@@ -139,7 +139,7 @@ def test_a_job_whose_worker_dies_is_retried(farm: BlogFarm, tmp_path: Path) -> N
     feeds = write_feeds(tmp_path / "feeds.txt", [blog.feed_line()])
     db = tmp_path / "blogs.db"
     log = tmp_path / "crawl.log"
-    proc = start_crawl(feeds, db, settings={"EXTRACT_MODE": "process"}, clock=farm.clock, log=log)
+    proc = start_crawl(feeds, db, settings={"BLOGS_EXTRACT_MODE": "process"}, clock=farm.clock, log=log)
     workers: list[int] = []
     try:
         workers = stop_workers_at_birth(proc)

@@ -16,7 +16,7 @@ from typing import Any
 
 from extractor.records import CommentRecord
 from extractor.rendered import rendered_comments
-from pipelines.commentfeeds import _html_text
+from jobs.commentfeeds import _html_text
 from store import StoreBackend
 from store.clock import to_iso
 from store.comments import comment_dicts, refresh_article
