@@ -16,12 +16,14 @@ import pytest
 from crawl_helpers import PROJECT, _env
 from scrapy import Spider
 from scrapy.crawler import Crawler
-from scrapy.exceptions import CloseSpider
+from scrapy.exceptions import CloseSpider, NotConfigured
 from scrapy.settings import Settings, default_settings
 from scrapy.utils.misc import load_object
 
 from crawler import settings as project_settings
+from crawler.extensions.leases import LeaseKeeper, default_lease_sites
 from crawler.extensions.runlock import CrawlLock
+from crawler.extensions.watch import WatchTimer
 from crawler.spiders.blogs import BlogsSpider
 from crawler.validation import OLD_NAMES, SETTINGS, accept_old_names, check_settings, unknown_settings
 from store.lockfile import RunLock, holder_line, holder_pid, holder_task, other_lock_holder
@@ -161,3 +163,25 @@ def test_the_crawl_lock_extension_refuses_a_run_while_another_process_holds_the_
     again = RunLock(f"{db}.lock")
     assert again.acquire() and os.path.exists(f"{db}.lock")
     again.release()
+
+
+# -- the crawl run's extensions switch on from settings and arguments ------------------------------
+
+
+def test_watch_mode_timer_is_on_only_for_a_watch_run() -> None:
+    crawler = Crawler(BlogsSpider, settings_with(BLOGS_WATCH_MAX_SLEEP="7"))
+    crawler.spider = BlogsSpider(watch="0")
+    with pytest.raises(NotConfigured) as off:
+        WatchTimer.from_crawler(crawler)
+    assert off.value.args == ()  # switched off without a message: Scrapy logs nothing for it
+    crawler.spider = BlogsSpider(watch="1")
+    assert WatchTimer.from_crawler(crawler).max_sleep == 7.0
+
+
+def test_a_worker_holds_a_limited_number_of_sites_only_on_a_shared_store(tmp_path: Path) -> None:
+    sqlite = LeaseKeeper.from_crawler(Crawler(BlogsSpider, settings_with(BLOGS_DB=str(tmp_path / "blogs.db"))))
+    assert sqlite.limit == 0  # one crawl per SQLite file: it holds every site
+    shared = Crawler(BlogsSpider, settings_with(BLOGS_DB="postgresql://u@127.0.0.1:1/blogs", CONCURRENT_REQUESTS="8"))
+    assert LeaseKeeper.from_crawler(shared).limit == default_lease_sites(8, 2) == 16
+    given = Crawler(BlogsSpider, settings_with(BLOGS_DB="postgresql://u@127.0.0.1:1/blogs", BLOGS_LEASE_SITES="5"))
+    assert LeaseKeeper.from_crawler(given).limit == 5
