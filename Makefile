@@ -28,9 +28,9 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check crawler extractor pipelines store commands farm setup.py
-	$(BIN)/ruff format --check crawler extractor pipelines store commands farm setup.py
-	$(BIN)/mypy crawler extractor pipelines store commands
+	$(BIN)/ruff check crawler extractor jobs pipelines store commands farm setup.py
+	$(BIN)/ruff format --check crawler extractor jobs pipelines store commands farm setup.py
+	$(BIN)/mypy crawler extractor jobs pipelines store commands
 
 evaluate: $(STAMP)
 	$(BIN)/python -m extractor evaluate --corpus ../shared/corpus

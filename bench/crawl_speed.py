@@ -48,13 +48,13 @@ Earlier the same day, 6 blogs x 500 articles = 3000 pages, `--modes off,process`
     python bench/crawl_speed.py --modes off,process   (polite: the project's own settings)
     run                             pages  crawl s  pages/s  ratio  requests  req/s  ratio
     plain spider                     3000     81.6     36.8   1.00      3012   36.9   1.00
-    blogs, EXTRACT_MODE=off          3000    145.8     20.6   0.56      5487   37.6   1.02
-    blogs, EXTRACT_MODE=process      3000    155.3     19.3   0.53      5487   35.3   0.96
+    blogs, BLOGS_EXTRACT_MODE=off          3000    145.8     20.6   0.56      5487   37.6   1.02
+    blogs, BLOGS_EXTRACT_MODE=process      3000    155.3     19.3   0.53      5487   35.3   0.96
 
     python bench/crawl_speed.py --modes off,process --unthrottled   (16 per host, no AutoThrottle)
     plain spider                     3000     17.8    168.1   1.00      3012  168.8   1.00
-    blogs, EXTRACT_MODE=off          3000     25.5    117.5   0.70      5487  215.0   1.27
-    blogs, EXTRACT_MODE=process      3000     51.6     58.2   0.35      5487  106.4   0.63
+    blogs, BLOGS_EXTRACT_MODE=off          3000     25.5    117.5   0.70      5487  215.0   1.27
+    blogs, BLOGS_EXTRACT_MODE=process      3000     51.6     58.2   0.35      5487  106.4   0.63
 
 The same store on PostgreSQL (`--backends sqlite,postgresql`: a private server, farm.postgres),
 measured 2026-11-26, 6 blogs x 150 articles = 900 pages, polite:
@@ -101,7 +101,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from crawler.feedreader import parse_feed  # noqa: E402
+from crawler.feedreader import read_feed  # noqa: E402
 from farm.postgres import PostgresServer  # noqa: E402
 
 
@@ -127,7 +127,7 @@ class PlainSpider(scrapy.Spider):
             yield scrapy.Request(url, callback=self.parse_feed_page, priority=50)
 
     def parse_feed_page(self, response: scrapy.http.Response) -> Iterator[scrapy.Request]:
-        parsed = parse_feed(response.body, response.url, max_entries=100000)
+        parsed = read_feed(response.body, response.url, max_entries=100000)
         for entry in parsed.entries:
             if entry.link:
                 yield scrapy.Request(entry.link, callback=self.parse_article, priority=100, dont_filter=True)
@@ -138,7 +138,7 @@ class PlainSpider(scrapy.Spider):
         self.crawler.stats.inc_value("plain/pages")  # type: ignore[union-attr]
 
     def parse_comment_feed(self, response: scrapy.http.Response) -> None:
-        parse_feed(response.body, response.url)  # read as the crawl reads it
+        read_feed(response.body, response.url)  # read as the crawl reads it
 
 
 _COMMON = {
@@ -180,10 +180,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--modes",
         default="off,process,thread",
-        help="EXTRACT_MODE values to measure (default off,process,thread; off: store only, no extraction;"
+        help="BLOGS_EXTRACT_MODE values to measure (default off,process,thread; off: store only, no extraction;"
         " render: process with BLOGS_RENDER_COMMENTS on)",
     )
-    p.add_argument("--workers", type=int, default=1, help="EXTRACT_WORKERS (default 1)")
+    p.add_argument("--workers", type=int, default=1, help="BLOGS_EXTRACT_WORKERS (default 1)")
     p.add_argument(
         "--backends",
         default="sqlite",
@@ -241,11 +241,12 @@ def main(argv: list[str] | None = None) -> int:
         runs = [(m.strip(), b) for m in args.modes.split(",") if m.strip() for b in backends]
         for mode, backend in runs:
             db = pg.new_database() if pg is not None and backend == "postgresql" else str(Path(tmp) / f"{mode}.db")
-            settings = {**common, "BLOGS_DB": db, "EXTRACT_MODE": mode, "EXTRACT_WORKERS": str(args.workers)}
+            settings = {**common, "BLOGS_DB": db, "BLOGS_EXTRACT_MODE": mode}
+            settings["BLOGS_EXTRACT_WORKERS"] = str(args.workers)
             if mode == "off":  # the crawler and the persist pipeline alone
-                settings.update(EXTRACT_MODE="process", EXTRACT_ENABLED="False")
+                settings.update(BLOGS_EXTRACT_MODE="process", BLOGS_EXTRACT_ENABLED="False")
             if mode == "render":  # process extraction, and the comment render pipeline on (issue 31)
-                settings.update(EXTRACT_MODE="process", BLOGS_RENDER_COMMENTS="60")
+                settings.update(BLOGS_EXTRACT_MODE="process", BLOGS_RENDER_COMMENTS="60")
             cmd = [sys.executable, "-m", "scrapy", "crawl", "blogs", "-a", f"feeds={feeds}", *_settings(settings)]
             wall, err = _run(cmd, args.timeout)
             pages = int(_stat(err, "blogs/pages_stored") or 0)

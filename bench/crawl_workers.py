@@ -62,7 +62,7 @@ SETTINGS = {
     "BLOGS_CONTACT": "mailto:bench@example.invalid",
     "LOG_LEVEL": "INFO",
     "TELNETCONSOLE_ENABLED": "False",
-    "REFETCH_AFTER": "7d",  # no re-fetch falls due during a run
+    "BLOGS_REFETCH_AFTER": "7d",  # no re-fetch falls due during a run
     "BLOGS_ALLOW_PRIVATE_ADDRESSES": "True",  # the farm is on 127.0.0.1
 }
 

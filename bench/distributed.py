@@ -79,9 +79,9 @@ sys.path.append(str(ROOT / "bench"))  # last: `distributed` stays Dask's
 import crawl_workers  # noqa: E402
 
 from farm.generated import BlogOptions, GeneratedBlog  # noqa: E402
-from pipelines import jobs  # noqa: E402
-from pipelines.distributed import dask_client, reextract_on_dask  # noqa: E402
-from pipelines.reextract import reextract  # noqa: E402
+from jobs import extraction  # noqa: E402
+from jobs.reextract import reextract  # noqa: E402
+from jobs.reextract_dask import dask_client, reextract_on_dask  # noqa: E402
 from store import StoreBackend, open_store  # noqa: E402
 from store.clock import to_iso  # noqa: E402
 from store.pages import PageRecord  # noqa: E402
@@ -167,7 +167,7 @@ def build_store(location: str, blogs: int, articles: int, batch_size: int = 10) 
             name = f"blog{b:03d}"
             pages += store_site(store, name, generated_pages(name, articles), batch_size=batch_size, start=START)
         reextract(store, batch_size=batch_size)
-    jobs.close_stores()
+    extraction.close_stores()
     return pages
 
 
@@ -195,12 +195,12 @@ def run_dask(location: str, workers: int, batch_size: int, repeat: int) -> tuple
                 report, _plan = reextract_on_dask(store, client, batch_size=batch_size)
                 seconds = time.perf_counter() - started
                 runs.append((report.pages, seconds, sum(client.run(_cpu).values()) + _cpu() - cpu))
-    jobs.close_stores()
+    extraction.close_stores()
     return min(runs, key=lambda run: run[1])
 
 
 def _warm() -> None:
-    import pipelines.distributed  # noqa: F401
+    import jobs.reextract_dask  # noqa: F401
 
 
 def _cpu() -> float:
@@ -224,7 +224,7 @@ def dask_part(args: argparse.Namespace) -> tuple[str, list[str]]:
             single = reextract(store, batch_size=args.batch_size)
             single_s = time.perf_counter() - started
             cpu = _cpu() - cpu
-        jobs.close_stores()
+        extraction.close_stores()
         expected = tables(reference)
         print(f"{'run':<20}{'pages':>6}{'s':>7}{'pages/s':>9}{'x 1 worker':>11}{'CPU s':>7}{'cores used':>11}"
               "  same output  load avg")  # fmt: skip

@@ -12,7 +12,7 @@ of this process, so that other load on a shared machine disturbs the ratios less
    batches (extractor.warccli.extract_site_captures' work without the archive);
 3. `python -m extractor warc`'s import: reading the archive (pass 1), grouping by site, reading
    each site's bodies again and extracting them (extractor.warccli.extract_archives);
-4. `scrapy import-warc`'s import into a new SQLite store (pipelines.warcimport.import_archives:
+4. `scrapy import-warc`'s import into a new SQLite store (jobs.warcimport.import_archives:
    pages stored, batches, the crawl's extraction jobs);
 pages/s of each, and 3 / 2 (target <= 1.5), 3 / 1, 4 / 2.
 5. peak memory (max RSS, child processes) of 3 on archives of 1 and 4 x the sites: bounded by the
@@ -118,14 +118,14 @@ def import_library(archive: Path) -> None:
 
 
 def import_store(archive: Path, folder: Path) -> None:
-    from pipelines import jobs
-    from pipelines.warcimport import import_archives
+    from jobs import extraction
+    from jobs.warcimport import import_archives
     from store import open_store
 
     db = folder / f"bench-{time.monotonic_ns()}.db"
     with open_store(db) as store:
         import_archives(store, [str(archive)], batch_size=BATCH)
-    jobs.close_stores()
+    extraction.close_stores()
 
 
 def child_peak_rss(archive: Path) -> int:
@@ -142,8 +142,8 @@ def child_peak_rss(archive: Path) -> int:
 
 
 def dask_wall(archives: list[Path], folder: Path, workers: int) -> float:
-    from pipelines.distributed import dask_client
-    from pipelines.warcdask import import_on_dask
+    from jobs.reextract_dask import dask_client
+    from jobs.warcimport_dask import import_on_dask
     from store import open_store
 
     with dask_client(f"local:{workers}") as client, open_store(folder / f"dask-{workers}.db") as store:

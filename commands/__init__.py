@@ -23,7 +23,7 @@ from typing import Any, TextIO
 
 from scrapy.exceptions import UsageError
 
-from crawler.validation import SettingError, check_settings
+from crawler.validation import SettingError, accept_old_names, check_settings
 from store import StoreBackend, StoreError, open_existing_store, store_location
 from store.faults import DATABASE_ERRORS
 from store.query import QueryError
@@ -48,10 +48,13 @@ class StoreCommand:
         """Scrapy's options (`-s NAME=VALUE` into the settings), then every setting checked as the
         crawl checks them (crawler.validation): a bad or empty one is one line on stderr, exit 2."""
         super().process_options(args, opts)  # type: ignore[misc]
+        command = type(self).__module__.rsplit(".", 1)[-1]
+        for warning in accept_old_names(self.settings):
+            sys.stderr.write(f"scrapy {command}: warning: {warning}\n")
         try:
             check_settings(self.settings)
         except SettingError as exc:
-            sys.stderr.write(f"scrapy {type(self).__module__.rsplit('.', 1)[-1]}: error: {exc}\n")
+            sys.stderr.write(f"scrapy {command}: error: {exc}\n")
             raise SystemExit(2) from None
 
     def open(self, *, write: bool = False) -> StoreBackend:

@@ -17,10 +17,10 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
 from commands import StoreCommand
-from crawler.lock import run_lock
 from crawler.outcome import EXIT_LOCKED
 from store import StoreError, open_store, store_location
 from store.copy import copy_store
+from store.lockfile import run_lock
 from store.postgres import redact
 
 

@@ -23,7 +23,6 @@ from twisted.internet.defer import Deferred
 from twisted.python.failure import Failure
 
 from crawler.feedsfile import FeedsFile, FeedsFileError, load_feeds_file
-from crawler.lock import RunLock, holder_task, run_lock
 from crawler.outcome import (
     EXIT_LOCKED,
     EXIT_STORE,
@@ -32,9 +31,10 @@ from crawler.outcome import (
     log_always,
 )
 from crawler.spiders.blogs import BlogsSpider, feeds_file_path
-from crawler.validation import SettingError, check_arguments, check_settings, unknown_settings
+from crawler.validation import SettingError, accept_old_names, check_arguments, check_settings, unknown_settings
 from store import StoreError, open_store, store_location
 from store.faults import STORE_OPEN_ERRORS, store_fault
+from store.lockfile import RunLock, holder_task, run_lock
 from store.pglock import PgRunLock
 from store.postgres import redact
 
@@ -64,6 +64,8 @@ def prepare_run(settings: Any, spider_args: dict[str, str]) -> RunLock | PgRunLo
     Returns the held lock; RunRefused when the run must not start. The feeds file is checked
     first and the lock taken before the store is opened, so a refused run writes nothing.
     """
+    for warning in accept_old_names(settings):
+        log_always(logging.WARNING, "%s", warning)
     try:
         checked = check_settings(settings)
         arguments = check_arguments(spider_args)
@@ -126,8 +128,8 @@ def run_mode(arguments: dict[str, Any], settings: dict[str, Any]) -> str:
         words.append(f"unmute {arguments['unmute']}")
     if arguments.get("shard"):
         words.append("shard {}/{}".format(*arguments["shard"]))
-    if not settings.get("EXTRACT_ENABLED", True):
-        words.append("no extraction (EXTRACT_ENABLED off)")
+    if not settings.get("BLOGS_EXTRACT_ENABLED", True):
+        words.append("no extraction (BLOGS_EXTRACT_ENABLED off)")
     return ", ".join(words)
 
 

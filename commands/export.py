@@ -14,7 +14,7 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
 from commands import StoreCommand
-from pipelines.warcwriter import export_warc_file
+from jobs.warcwriter import export_warc_file
 from store import query
 
 

@@ -1,6 +1,6 @@
 """`scrapy import-warc [--dask ADDRESS|local:N] FILES…`: web archives (WARC/ARC) into the store, then
-posts and comments extracted by site set as the crawl does (pipelines.warcimport; on a Dask
-cluster by file, then by site: pipelines.warcdask). Files imported before are skipped.
+posts and comments extracted by site set as the crawl does (jobs.warcimport; on a Dask
+cluster by file, then by site: jobs.warcimport_dask). Files imported before are skipped.
 
 Progress goes to stderr (files, records, sites); damaged records are counted and skipped with one
 warning line per file. Exit 2: a file is missing or not a file (nothing is imported); exit 1: no
@@ -18,11 +18,11 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
 from commands import StoreCommand
-from crawler.lock import run_lock
-from pipelines.distributed import check_address, dask_client
-from pipelines.warcdask import ImportFailed, import_on_dask
-from pipelines.warcimport import ImportPlan, ImportReport, import_archives
+from jobs.reextract_dask import check_address, dask_client
+from jobs.warcimport import ImportPlan, ImportReport, import_archives
+from jobs.warcimport_dask import ImportFailed, import_on_dask
 from store import StoreBackend, StoreError, open_store, store_location
+from store.lockfile import run_lock
 from store.postgres import redact
 
 
@@ -90,7 +90,7 @@ class Command(StoreCommand, ScrapyCommand):
     def _import(
         self, store: StoreBackend, args: list[str], opts: argparse.Namespace
     ) -> tuple[ImportPlan, ImportReport]:
-        size = self.settings.getint("BATCH_SIZE", 10)
+        size = self.settings.getint("BLOGS_BATCH_SIZE", 10)
         if not opts.dask:
             return import_archives(store, args, batch_size=size, progress=_say)
         try:

@@ -1,6 +1,6 @@
 """`scrapy reextract [--site S] [--since T] [--dask ADDRESS|local:N]`: rebuild posts and comments
 from the stored snapshots, offline; in this process, or one task per site on a Dask cluster
-(pipelines.distributed: resumable, a line per finished site on stderr).
+(jobs.reextract_dask: resumable, a line per finished site on stderr).
 
 Takes the crawl lock (a crawl writing at the same time would race with it); the query commands
 do not need it.
@@ -15,11 +15,11 @@ import time
 from scrapy.commands import ScrapyCommand
 
 from commands import StoreCommand
-from crawler.lock import run_lock
 from crawler.outcome import EXIT_LOCKED
-from pipelines.distributed import ReextractFailed, check_address, dask_client, reextract_on_dask
-from pipelines.reextract import ReextractReport, reextract
+from jobs.reextract import ReextractReport, reextract
+from jobs.reextract_dask import ReextractFailed, check_address, dask_client, reextract_on_dask
 from store import StoreBackend, StoreError, store_location
+from store.lockfile import run_lock
 from store.postgres import is_database_url, redact
 from store.query import parse_since
 from store.reextractions import Plan
@@ -86,7 +86,7 @@ class Command(StoreCommand, ScrapyCommand):
             print(f"{site}: done ({report.pages} pages so far)", flush=True)
 
         since = parse_since(opts.since) if opts.since else None
-        size = self.settings.getint("BATCH_SIZE", 10)
+        size = self.settings.getint("BLOGS_BATCH_SIZE", 10)
         return reextract(store, site=opts.site, batch_size=size, progress=progress, since=since)
 
     def _dask(self, store: StoreBackend, opts: argparse.Namespace) -> ReextractReport | None:
@@ -117,7 +117,7 @@ class Command(StoreCommand, ScrapyCommand):
                     client,
                     site=opts.site,
                     since_text=opts.since,
-                    batch_size=self.settings.getint("BATCH_SIZE", 10),
+                    batch_size=self.settings.getint("BLOGS_BATCH_SIZE", 10),
                     progress=progress,
                     planned=planned,
                 )

@@ -6,7 +6,7 @@ name resolves to, just before the connection is made to one of them: `PublicAddr
 filters what the reactor's resolver returns, so IP literals in any form (2130706433, 0177.0.0.1,
 ::ffff:127.0.0.1), names that resolve to internal addresses and DNS rebinding (a name that
 answers differently the next time) all meet the same check, as does every redirect (a new
-request, a new resolution). The download handler (crawler.middlewares.PoliteDownloadHandler)
+request, a new resolution). The download handler (crawler.politehandler.PoliteDownloadHandler)
 turns the resulting lookup failure into one AddressRefused, counts it, and also drops any response
 that came from a refused address anyway (a TWISTED_DNS_RESOLVER of one's own without the filter).
 

@@ -14,9 +14,9 @@ from scrapy import Request
 from scrapy.http import Response
 from twisted.python.failure import Failure
 
-from crawler.feedreader import parse_feed
+from crawler.feedreader import read_feed
 from crawler.items import CommentFeedItem, PageItem, TemplatePageItem
-from crawler.middlewares import retry_wait
+from crawler.politehandler import retry_wait
 from crawler.responses import (
     classify_failure,
     comment_feed_signature,
@@ -117,7 +117,7 @@ class ArticleFetching(BlogsSpiderBase):
 
     def parse_first_comment_feed(self, response: Response) -> Iterator[CommentFeedItem]:
         art = response.meta["article"]
-        parsed = parse_feed(response.body, response.url, simple_headers(response), now=self.now())
+        parsed = read_feed(response.body, response.url, simple_headers(response), now=self.now())
         if parsed.is_feed:  # in flight until the pipelines are done with it (BlogsSpider._on_item_done)
             yield CommentFeedItem(
                 art["site"], art["url"], response.url, response.body, simple_headers(response), self.now()
@@ -182,7 +182,7 @@ class ArticleFetching(BlogsSpiderBase):
         if response.status == 304 and art["comment_feed_sig"]:
             unchanged, sig = True, art["comment_feed_sig"]
         else:
-            parsed = parse_feed(response.body, response.url, simple_headers(response), now=self.now())
+            parsed = read_feed(response.body, response.url, simple_headers(response), now=self.now())
             sig = comment_feed_signature(parsed) if parsed.is_feed else None
             unchanged = sig is not None and sig == art["comment_feed_sig"]
             if sig is not None and not unchanged:  # the pipelines store its entries: a check on the comments

@@ -7,7 +7,7 @@ Isso, Remark42, Cusdis, Commento, giscus, utterances, Disqus with an API key), t
 through Scrapy (robots.txt, AutoThrottle and the private-address rule apply as to pages), one request at a time,
 following "load more" to the end, within the per-site budget of endpoint requests
 (`BLOGS_COMMENT_API_BUDGET` per run, and per hour of a long run). The read, every response raw,
-becomes one `CommentApiItem`, persisted before it is parsed (pipelines.commentapi). A family whose
+becomes one `CommentApiItem`, persisted before it is parsed (jobs.commentapi). A family whose
 endpoint needs a key the settings lack gives a read without requests that says so.
 """
 

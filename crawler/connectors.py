@@ -5,7 +5,7 @@
     later = connector.more(json_answer, url, system, page_size)     # what that answer calls for next
 
 Pure (no Scrapy): crawler.commentapi sends the requests, one at a time, within the per-site
-budget; pipelines.commentparsers turns the stored answers into comment records. Each connector
+budget; jobs.commentparsers turns the stored answers into comment records. Each connector
 asks the public, unauthenticated per-thread read API its own embed script asks (plain GETs,
 JSON); a family whose API wants a key or token the settings lack says so (`needs`), and the
 thread is recorded as `not-harvested: needs <what>` instead of being asked.

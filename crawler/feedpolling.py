@@ -13,9 +13,9 @@ from scrapy import Request
 from scrapy.http import Response
 from twisted.python.failure import Failure
 
-from crawler.feedreader import parse_feed
+from crawler.feedreader import read_feed
 from crawler.feedsfile import discover_feed_links
-from crawler.middlewares import HostThrottled, retry_wait
+from crawler.politehandler import HostThrottled, retry_wait
 from crawler.responses import (
     article_candidates,
     classify_failure,
@@ -91,9 +91,7 @@ class FeedPolling(BlogsSpiderBase):
                 next_check=now + self._poll_delay(response, interval, None, now),
             )
             return
-        parsed = parse_feed(
-            response.body, response.url, simple_headers(response), max_entries=self.max_entries, now=now
-        )
+        parsed = read_feed(response.body, response.url, simple_headers(response), max_entries=self.max_entries, now=now)
         if not parsed.is_feed:
             yield from self._not_a_feed(response, row, parsed.looks_html, parsed.bozo_reason)
             return

@@ -1,6 +1,6 @@
 """feedparser behind a wall: bytes in, a small typed result out, never an exception.
 
-parse_feed(body, "http://127.0.0.1:8000/feed/", {"content-type": "application/rss+xml"}).entries[0].link
+read_feed(body, "http://127.0.0.1:8000/feed/", {"content-type": "application/rss+xml"}).entries[0].link
 
 Handles RSS 0.9x/1.0/2.0 and Atom in any encoding feedparser knows (the HTTP charset is passed
 through), tolerates malformed XML (feedparser's loose parser, `bozo`), and refuses DTD tricks:
@@ -116,7 +116,7 @@ def _entry(raw: Any, now: float) -> FeedEntry:
     )
 
 
-def parse_feed(
+def read_feed(
     body: bytes,
     url: str,
     headers: Mapping[str, str] | None = None,

@@ -64,7 +64,7 @@ class CommentFeedItem:
 class CommentApiItem:
     """A thread read from a comment system's endpoint (crawler.commentapi): every response, raw.
 
-    The pipelines persist it (store.commentsystems) and then parse it (pipelines.commentapi).
+    The pipelines persist it (store.commentsystems) and then parse it (jobs.commentapi).
     """
 
     read: ApiRead
@@ -82,7 +82,7 @@ class CommentApiItem:
 @dataclass
 class TemplatePageItem:
     """A page of a site's template beside its articles (its home page), fetched so that a new site's
-    first articles are never a set of one page (pipelines.jobs.run_provisional); never a post.
+    first articles are never a set of one page (jobs.extraction.run_provisional); never a post.
 
     TemplatePageItem(site="gen1", url="http://h/", status=200, headers={}, body=b"<html>…", fetched_at=0.0)
     """

@@ -58,7 +58,7 @@ class HarvestProgress:
     def from_crawler(cls, crawler: Crawler) -> HarvestProgress:
         interval = setting(crawler.settings, "BLOGS_PROGRESS_INTERVAL", 60.0)
         if not interval or crawler.stats is None:
-            raise NotConfigured("BLOGS_PROGRESS_INTERVAL is 0")
+            raise NotConfigured
         extension = cls(crawler, crawler.stats, interval)
         crawler.signals.connect(extension.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)

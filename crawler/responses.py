@@ -1,7 +1,7 @@
 """Helpers of the blogs spider that need no crawler state: entries to article records, failure
 classification, header access.
 
-article_candidates(parse_feed(body, url), url, "site").fresh  # [ArticleCandidate(...), ...]
+article_candidates(read_feed(body, url), url, "site").fresh  # [ArticleCandidate(...), ...]
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Scrapy settings of the blog harvester. Every value can be overridden with `-s NAME=VALUE`.
 
-The BLOGS_* and REFETCH_AFTER settings are the harvester's own (see the README's table).
+The BLOGS_* settings are the harvester's own (see the README's table; older names without the prefix are still
+accepted with a warning, crawler.validation.OLD_NAMES).
 """
 
 BOT_NAME = "blog-harvester"
@@ -15,7 +16,7 @@ BLOGS_FEEDS = ""
 # Who to contact about this crawler; goes into the User-Agent (e.g. "mailto:you@example.org").
 BLOGS_CONTACT = ""
 # Re-fetch offsets after publication (s, m, h, d, w units); after the last one the article is done.
-REFETCH_AFTER = "1h,6h,1d,3d,7d,30d"
+BLOGS_REFETCH_AFTER = "1h,6h,1d,3d,7d,30d"
 # Feed poll interval bounds (seconds): about a week / entries of the last week, clamped.
 BLOGS_FEED_MIN_INTERVAL = 300
 BLOGS_FEED_MAX_INTERVAL = 86400
@@ -42,8 +43,8 @@ ROBOTSTXT_OBEY = True
 ROBOTSTXT_USER_AGENT = "blog-harvester"
 # Seconds a host has to answer for its robots.txt; one that does not is taken as down for the run.
 BLOGS_ROBOTS_TIMEOUT = 10
-# USER_AGENT is built from BLOGS_CONTACT by crawler.middlewares.BlogsAddon (set it to override).
-ADDONS = {"crawler.middlewares.BlogsAddon": 0}
+# USER_AGENT is built from BLOGS_CONTACT by crawler.addon.BlogsAddon (set it to override).
+ADDONS = {"crawler.addon.BlogsAddon": 0}
 CONCURRENT_REQUESTS = 16
 CONCURRENT_REQUESTS_PER_DOMAIN = 2
 AUTOTHROTTLE_ENABLED = True
@@ -59,21 +60,21 @@ RETRY_TIMES = 1
 # The spider logs every failure once with its feed or article URL; no second ERROR from Scrapy.
 RETRY_GIVE_UP_LOG_LEVEL = "DEBUG"
 # Only http(s) is ever requested: the other schemes have no download handler at all.
-# http(s): Scrapy's handler plus Retry-After holds and the address check (crawler.middlewares).
+# http(s): Scrapy's handler plus Retry-After holds and the address check (crawler.politehandler).
 DOWNLOAD_HANDLERS = {
     "file": None,
     "data": None,
     "ftp": None,
     "s3": None,
-    "http": "crawler.middlewares.PoliteDownloadHandler",
-    "https": "crawler.middlewares.PoliteDownloadHandler",
+    "http": "crawler.politehandler.PoliteDownloadHandler",
+    "https": "crawler.politehandler.PoliteDownloadHandler",
 }
 COOKIES_ENABLED = False
 METAREFRESH_ENABLED = False
 REDIRECT_MAX_TIMES = 10
 
 DOWNLOADER_MIDDLEWARES = {
-    "crawler.middlewares.CrawlDelayMiddleware": 110,
+    "crawler.crawldelay.CrawlDelayMiddleware": 110,
     # robots.txt as Scrapy obeys it, and a host that does not answer for it fails fast (crawler.robots).
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
     "crawler.robots.HostAwareRobotsTxtMiddleware": 100,
@@ -81,9 +82,15 @@ DOWNLOADER_MIDDLEWARES = {
 # A full disk (or any store fault) raised in a spider callback or an item pipeline stops the
 # crawl in one line (crawler.outcome); Scrapy's traceback of it goes to DEBUG.
 LOG_FORMATTER = "crawler.outcome.StoreFaultLogFormatter"
+# The crawl run around the spider, one extension each (crawler/extensions/): the lock, the run record
+# and summary, the site leases, watch mode's timer; their handlers of a signal run in this order.
 # crawler.progress's harvest line replaces Scrapy's "Crawled N pages (at N pages/min)".
 EXTENSIONS = {
-    "crawler.middlewares.QuietDuplicateErrorsExtension": 0,
+    "crawler.extensions.runlock.CrawlLock": 10,
+    "crawler.extensions.runrecord.RunRecord": 20,
+    "crawler.extensions.leases.LeaseKeeper": 30,
+    "crawler.extensions.watch.WatchTimer": 40,
+    "crawler.extensions.quietlogs.QuietDuplicateErrorsExtension": 0,
     "crawler.progress.HarvestProgress": 0,
     "scrapy.extensions.logstats.LogStats": None,
 }
@@ -117,18 +124,18 @@ COMMANDS_MODULE = "commands"
 # -- extraction (pipelines.extract) -------------------------------------------------------------
 # First fetches of distinct articles per site extracted together as one set; each full batch
 # also teaches the site's next profile version.
-BATCH_SIZE = 10
+BLOGS_BATCH_SIZE = 10
 # Where extraction runs: "process" (worker processes) or "thread"; see pipelines/extract.py.
-EXTRACT_MODE = "process"
-EXTRACT_WORKERS = 1
+BLOGS_EXTRACT_MODE = "process"
+BLOGS_EXTRACT_WORKERS = 1
 # A page matching less than this share of its site's profile (template drift) makes it re-learn.
-EXTRACT_DRIFT_THRESHOLD = 0.5
+BLOGS_EXTRACT_DRIFT_THRESHOLD = 0.5
 # Off: pages are only stored (`scrapy reextract` extracts them later).
-EXTRACT_ENABLED = True
+BLOGS_EXTRACT_ENABLED = True
 # Comment feeds as a check: warn when a site's agreement (count exactness or token F1) falls
 # below this, or by more than the drop since the last run.
-COMMENT_FEED_AGREEMENT_MIN = 0.8
-COMMENT_FEED_AGREEMENT_DROP = 0.15
+BLOGS_COMMENT_FEED_AGREEMENT_MIN = 0.8
+BLOGS_COMMENT_FEED_AGREEMENT_DROP = 0.15
 
 # No listening sockets: neither the telnet console nor the remote-control HTTP server.
 TELNETCONSOLE_ENABLED = False

@@ -1,5 +1,5 @@
 """Shared state and helpers of the blogs spider, split over small modules (feed polling,
-article fetching, run lifecycle).
+article fetching, comment-system reads); the run around them is crawler/extensions/.
 
 BlogsSpiderBase.now(spider)  # the crawler's clock: system time + BLOGS_CLOCK_OFFSET
 """
@@ -44,7 +44,6 @@ class BlogsSpiderBase(Spider):
     mute_after: int
     article_max_failures: int
     max_entries: int
-    max_sleep: float
     clock_offset: float
     held_sites: dict[str, float]  # site -> when (crawler clock) its Retry-After ends
 

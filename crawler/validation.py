@@ -1,6 +1,7 @@
 """The harvester's settings and spider arguments, checked before anything opens.
 
-check_settings(settings)  # SettingError("setting BATCH_SIZE='0' is not valid: it takes a whole number >= 1")
+check_settings(settings)  # SettingError("setting BLOGS_BATCH_SIZE='0' is not valid: it takes a whole number >= 1")
+accept_old_names(settings)  # ["setting BATCH_SIZE is deprecated: it is now BLOGS_BATCH_SIZE ..."], before the checks
 
 One table row per setting: its name, a parser that turns the raw value (text from `-s NAME=VALUE`,
 or the typed default of crawler/settings.py) into the value used, and what it accepts in words.
@@ -137,7 +138,9 @@ SETTINGS: tuple[Check, ...] = (
     Check("BLOGS_DB", text, "a SQLite file path or a postgresql://user@host:port/db URL"),
     Check("BLOGS_FEEDS", text, "the path of a feeds file"),
     Check("BLOGS_CONTACT", text, "a contact URL or e-mail on one line, e.g. mailto:you@example.org"),
-    Check("REFETCH_AFTER", durations, "durations above 0 separated by commas, e.g. 1h,6h,1d (units s, m, h, d, w)"),
+    Check(
+        "BLOGS_REFETCH_AFTER", durations, "durations above 0 separated by commas, e.g. 1h,6h,1d (units s, m, h, d, w)"
+    ),
     Check("BLOGS_FEED_MIN_INTERVAL", number(1), "a number of seconds of at least 1"),
     Check("BLOGS_FEED_MAX_INTERVAL", number(1), "a number of seconds of at least 1"),
     Check("BLOGS_BACKOFF_BASE", number(1), "a number of seconds of at least 1"),
@@ -164,14 +167,14 @@ SETTINGS: tuple[Check, ...] = (
     Check("BLOGS_RENDER_TIMEOUT", number(above=0), "a number of seconds above 0"),
     Check("BLOGS_ROBOTS_TIMEOUT", number(above=0), "a number of seconds above 0"),
     Check("BLOGS_RENDER_SITE_BUDGET", whole(0), "a whole number of at least 0 (0: no per-site limit)"),
-    Check("BATCH_SIZE", whole(1), "a whole number of at least 1"),
-    Check("EXTRACT_ENABLED", boolean, "True or False (also 1/0, yes/no, on/off)"),
-    Check("EXTRACT_MODE", one_of("process", "thread"), "process or thread"),
-    Check("EXTRACT_WORKERS", whole(1, 256), "a whole number from 1 to 256"),
-    Check("EXTRACT_DRIFT_THRESHOLD", number(0, 1), "a share from 0 to 1"),
+    Check("BLOGS_BATCH_SIZE", whole(1), "a whole number of at least 1"),
+    Check("BLOGS_EXTRACT_ENABLED", boolean, "True or False (also 1/0, yes/no, on/off)"),
+    Check("BLOGS_EXTRACT_MODE", one_of("process", "thread"), "process or thread"),
+    Check("BLOGS_EXTRACT_WORKERS", whole(1, 256), "a whole number from 1 to 256"),
+    Check("BLOGS_EXTRACT_DRIFT_THRESHOLD", number(0, 1), "a share from 0 to 1"),
     Check("EXTRACT_TEST_WRITE_PAUSE", number(0), "a number of seconds of at least 0"),
-    Check("COMMENT_FEED_AGREEMENT_MIN", number(0, 1), "a share from 0 to 1"),
-    Check("COMMENT_FEED_AGREEMENT_DROP", number(0, 1), "a share from 0 to 1"),
+    Check("BLOGS_COMMENT_FEED_AGREEMENT_MIN", number(0, 1), "a share from 0 to 1"),
+    Check("BLOGS_COMMENT_FEED_AGREEMENT_DROP", number(0, 1), "a share from 0 to 1"),
     # Scrapy's own, as far as this project sets them: Scrapy reads them later, with a traceback.
     Check("ROBOTSTXT_OBEY", boolean, "True or False (also 1/0, yes/no, on/off)"),
     Check("AUTOTHROTTLE_ENABLED", boolean, "True or False (also 1/0, yes/no, on/off)"),
@@ -198,10 +201,45 @@ SPIDER_ARGUMENTS: tuple[Check, ...] = (
 # Given by Scrapyd to every job; not ours to check.
 FOREIGN_ARGUMENTS = frozenset({"_job"})
 
+# The settings' names before every one of the harvester's got the BLOGS_ prefix: still accepted (the
+# value moves to the new name, at the priority it was given with), with a one-line warning each.
+OLD_NAMES = {
+    name.removeprefix("BLOGS_"): name
+    for name in (
+        "BLOGS_REFETCH_AFTER",
+        "BLOGS_BATCH_SIZE",
+        "BLOGS_EXTRACT_ENABLED",
+        "BLOGS_EXTRACT_MODE",
+        "BLOGS_EXTRACT_WORKERS",
+        "BLOGS_EXTRACT_DRIFT_THRESHOLD",
+        "BLOGS_COMMENT_FEED_AGREEMENT_MIN",
+        "BLOGS_COMMENT_FEED_AGREEMENT_DROP",
+    )
+}
 _BY_NAME = {check.name: check for check in SETTINGS}
 _ARGUMENT_BY_NAME = {check.name: check for check in SPIDER_ARGUMENTS}
 # Prefixes of the harvester's own settings: an unknown name with one of them is most likely a typo.
 OWN_PREFIXES = ("BLOGS_", "EXTRACT_", "REFETCH_", "BATCH_", "COMMENT_FEED_")
+
+
+def accept_old_names(settings: BaseSettings) -> list[str]:
+    """Move each setting given under its old name (OLD_NAMES) to its BLOGS_ name, unless that name
+    was given with at least the same priority; one warning per name moved. Settings must not be frozen.
+
+    accept_old_names(Settings({"BATCH_SIZE": 5}))  # ["setting BATCH_SIZE is deprecated: ..."]
+    """
+    warnings = []
+    for old, new in OLD_NAMES.items():
+        priority = settings.getpriority(old)
+        if priority is None:
+            continue
+        if (settings.getpriority(new) or 0) >= priority:
+            if settings.get(new) != settings.get(old):  # the same value: moved here before (the crawler's copy)
+                warnings.append(f"setting {old} is deprecated and ignored: {new} is given too")
+            continue
+        settings.set(new, settings.get(old), priority=priority)
+        warnings.append(f"setting {old} is deprecated: it is now {new} (this run uses {old}'s value)")
+    return warnings
 
 
 def _parsed(check: Check, value: Any, what: str) -> Any:
@@ -256,7 +294,13 @@ def unknown_settings(settings: BaseSettings) -> list[str]:
     warnings = []
     declared = vars(project_settings)  # a setting with a default there but no row yet is not a typo
     for name in settings:
-        if name in _BY_NAME or name in declared or not name.startswith(OWN_PREFIXES) or not _explicit(settings, name):
+        if (
+            name in _BY_NAME
+            or name in OLD_NAMES
+            or name in declared
+            or not name.startswith(OWN_PREFIXES)
+            or not _explicit(settings, name)
+        ):
             continue
         warnings.append(f"setting {name} is not a setting of the harvester{_nearest(name, list(_BY_NAME))}; ignored")
     return warnings

@@ -4,7 +4,7 @@ ExtractPipeline(db_path="blogs.db", batch_size=10, mode="process", workers=1)
 
 Runs after PersistPagePipeline (each page is already committed, `item.snapshot_id` set). On the
 reactor thread it only does cheap bookkeeping: a first fetch joins its site's open batch
-(store.batches); then jobs (pipelines.jobs) go to a worker pool and the item passes on at
+(store.batches); then jobs (jobs.extraction) go to a worker pool and the item passes on at
 once, so crawling never waits for extraction:
 
 * a batch that became full: `extract_site` on it, the site's next profile version (a site's
@@ -33,7 +33,7 @@ blogs (pages per second as a ratio to a plain Scrapy spider fetching the same pa
 
 lxml parsing releases the GIL only in part; block building, matching and comment splitting are
 pure Python and hold it, so an extraction thread slows the reactor's own Python work, while a
-worker process only shares the CPU. Process workers are the default (`EXTRACT_MODE`).
+worker process only shares the CPU. Process workers are the default (`BLOGS_EXTRACT_MODE`).
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ from twisted.python.failure import Failure
 
 from crawler.items import CommentFeedItem, PageItem, TemplatePageItem
 from crawler.leasing import site_given_back
-from pipelines import jobs
+from jobs import extraction
 from store import StoreBackend, open_store, store_location
 from store.clock import to_iso
 from store.faults import store_fault
@@ -128,7 +128,7 @@ class Workers:
 
     def __init__(self, mode: str, count: int) -> None:
         if mode not in MODES:
-            raise ValueError(f"EXTRACT_MODE must be one of {MODES}, not {mode!r}")
+            raise ValueError(f"BLOGS_EXTRACT_MODE must be one of {MODES}, not {mode!r}")
         self.mode, self.count = mode, max(1, count)
         self.executor: Executor | None = None
 
@@ -145,7 +145,7 @@ class Workers:
                 self.executor = ThreadPoolExecutor(self.count, thread_name_prefix="extract")
         return self.executor
 
-    def submit(self, fn: Callable[..., jobs.JobReport], *args: Any) -> Deferred[jobs.JobReport]:
+    def submit(self, fn: Callable[..., extraction.JobReport], *args: Any) -> Deferred[extraction.JobReport]:
         try:
             future = self._executor().submit(fn, *args)
         except BrokenProcessPool:  # a worker died (killed, out of memory): start a new pool
@@ -159,7 +159,7 @@ class Workers:
         if self.executor is not None:
             if self.mode == "thread":
                 for _ in range(self.count):  # each worker thread closes its own connections
-                    self.executor.submit(jobs.close_stores)
+                    self.executor.submit(extraction.close_stores)
             self.executor.shutdown(wait=True)
             self.executor = None
 
@@ -179,7 +179,7 @@ class ExtractPipeline:
         write_pause: float = 0.0,
         stats: StatsCollector | None = None,
     ) -> None:
-        self.config = jobs.JobConfig(db_path, max(2, batch_size), drift_threshold, write_pause)
+        self.config = extraction.JobConfig(db_path, max(2, batch_size), drift_threshold, write_pause)
         self.workers = Workers(mode, workers)
         self.agreement_min, self.agreement_drop = agreement_min, agreement_drop
         self.stats = stats
@@ -202,16 +202,16 @@ class ExtractPipeline:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExtractPipeline:
         s = crawler.settings
-        if not s.getbool("EXTRACT_ENABLED", True):
-            raise NotConfigured("EXTRACT_ENABLED is off: pages are stored, not extracted")
+        if not s.getbool("BLOGS_EXTRACT_ENABLED", True):
+            raise NotConfigured("BLOGS_EXTRACT_ENABLED is off: pages are stored, not extracted")
         pipeline = cls(
             db_path=store_location(s.get("BLOGS_DB")),
-            batch_size=s.getint("BATCH_SIZE", 10),
-            mode=s.get("EXTRACT_MODE", "process"),
-            workers=s.getint("EXTRACT_WORKERS", 1),
-            drift_threshold=s.getfloat("EXTRACT_DRIFT_THRESHOLD", 0.5),
-            agreement_min=s.getfloat("COMMENT_FEED_AGREEMENT_MIN", 0.8),
-            agreement_drop=s.getfloat("COMMENT_FEED_AGREEMENT_DROP", 0.15),
+            batch_size=s.getint("BLOGS_BATCH_SIZE", 10),
+            mode=s.get("BLOGS_EXTRACT_MODE", "process"),
+            workers=s.getint("BLOGS_EXTRACT_WORKERS", 1),
+            drift_threshold=s.getfloat("BLOGS_EXTRACT_DRIFT_THRESHOLD", 0.5),
+            agreement_min=s.getfloat("BLOGS_COMMENT_FEED_AGREEMENT_MIN", 0.8),
+            agreement_drop=s.getfloat("BLOGS_COMMENT_FEED_AGREEMENT_DROP", 0.15),
             # Tests only: hold each batch's write transaction open this long (kill -9 mid-write).
             write_pause=s.getfloat("EXTRACT_TEST_WRITE_PAUSE", 0.0),
             stats=crawler.stats,
@@ -235,7 +235,7 @@ class ExtractPipeline:
         # Whatever a killed run left: comment feeds not parsed (first: batches use them as
         # evidence), unbatched first fetches, full batches, pages never extracted.
         for fetch_id in self.store.unprocessed_comment_feeds(MAX_ATTEMPTS):
-            self._submit(jobs.run_feed, fetch_id)
+            self._submit(extraction.run_feed, fetch_id)
         try:
             self.store.assign_unbatched(self.config.batch_size, time.time())
         except Exception as exc:  # a full disk: the crawl stops at its own first write (crawler.outcome)
@@ -249,7 +249,7 @@ class ExtractPipeline:
             if site in free:
                 self._submit_batch(batch, site)
         for site in sorted(self.store.unheld_sites(sorted(self.profiled))):
-            self._submit(jobs.run_pending, site)
+            self._submit(extraction.run_pending, site)
 
     async def close_spider(self) -> None:
         if self.store is not None:
@@ -305,9 +305,9 @@ class ExtractPipeline:
     def _settle_site(self, site: str, ids: list[int]) -> None:
         self.settled[site] = max(ids)
         if site in self.profiled:
-            self._submit(jobs.run_pages, site, ids)
+            self._submit(extraction.run_pages, site, ids)
         else:  # no full batch yet: what its pages say so far
-            self._submit(jobs.run_provisional, site)
+            self._submit(extraction.run_provisional, site)
 
     def site_done(self, site: str) -> None:
         """The crawl gave `site` back (crawler.leasing: nothing due, nothing in flight): settle it now,
@@ -353,10 +353,10 @@ class ExtractPipeline:
             # A site without a profile whose articles were extracted provisionally before its home
             # page came: again, with it in the set.
             if item.site in self.run_sites and item.site not in self.profiled:
-                self._submit(jobs.run_provisional, item.site)
+                self._submit(extraction.run_provisional, item.site)
         elif isinstance(item, CommentFeedItem) and item.fetch_id is not None:
             self.feed_sites.add(item.site)
-            self._submit(jobs.run_feed, item.fetch_id)
+            self._submit(extraction.run_feed, item.fetch_id)
             if self.store is not None:  # a batch may have waited for this feed
                 size = self.config.batch_size
                 for batch in self.store.settle_batches(item.site, size, time.time(), wait_for_feeds=True):
@@ -381,16 +381,16 @@ class ExtractPipeline:
             self._submit_batch(batch, item.site)
         in_filled = bool(filled) and item.snapshot_id in self.store.batches_members(filled)
         if item.site in self.profiled and not in_filled:  # a filled batch extracts its pages itself
-            self._submit(jobs.run_pages, item.site, [item.snapshot_id])
+            self._submit(extraction.run_pages, item.site, [item.snapshot_id])
 
     # -- jobs ------------------------------------------------------------------------------
 
-    def _submit(self, fn: Callable[..., jobs.JobReport], *args: Any, attempt: int = 1) -> None:
+    def _submit(self, fn: Callable[..., extraction.JobReport], *args: Any, attempt: int = 1) -> None:
         d = self.workers.submit(fn, self.config, *args)
         self.pending.add(d)
         d.addCallbacks(self._done, self._failed, errbackArgs=(fn, args, attempt))
         d.addBoth(self._forget, d)
-        if fn is jobs.run_batch:
+        if fn is extraction.run_batch:
             d.addBoth(self._batch_finished, args[0])
 
     def _submit_batch(self, batch_id: int, site: str | None = None) -> None:
@@ -404,7 +404,7 @@ class ExtractPipeline:
                 self.batch_queue[site].append(batch_id)
             return
         self.batch_busy.add(site)
-        self._submit(jobs.run_batch, batch_id)
+        self._submit(extraction.run_batch, batch_id)
 
     def _batch_finished(self, result: Any, batch_id: int) -> Any:
         if result is _RETRYING:
@@ -423,7 +423,7 @@ class ExtractPipeline:
         self.pending.discard(d)
         return result
 
-    def _done(self, report: jobs.JobReport) -> None:
+    def _done(self, report: extraction.JobReport) -> None:
         for level, text in report.messages:
             logger.log(logging.WARNING if level == "warning" else logging.INFO, text)
         if report.kind == "feed":
@@ -445,10 +445,10 @@ class ExtractPipeline:
             if report.site not in self.profiled:
                 # Pages stored before this profile existed were not submitted: extract them now.
                 self.profiled.add(report.site)
-                self._submit(jobs.run_pending, report.site)
+                self._submit(extraction.run_pending, report.site)
 
     def _failed(
-        self, failure: Failure, fn: Callable[..., jobs.JobReport], args: tuple[Any, ...], attempt: int
+        self, failure: Failure, fn: Callable[..., extraction.JobReport], args: tuple[Any, ...], attempt: int
     ) -> object:
         self._inc("job_errors")
         if failure.value is not None and store_fault(failure.value) is not None:
@@ -459,7 +459,7 @@ class ExtractPipeline:
         reason = failure.getErrorMessage() or repr(failure.value)
         if isinstance(failure.value, BrokenProcessPool):
             reason = "its worker process died"
-        if fn is jobs.run_feed and self.store is not None:
+        if fn is extraction.run_feed and self.store is not None:
             self.store.record_comment_feed_failure(args[0], reason)
         name = f"{fn.__name__}({args[0]!r}, ...)"
         if attempt < MAX_ATTEMPTS:

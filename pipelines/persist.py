@@ -33,7 +33,7 @@ from twisted.python.threadpool import ThreadPool
 from crawler.items import CommentApiItem, CommentFeedItem, PageItem, TemplatePageItem
 from crawler.outcome import report_store_fault
 from crawler.schedule import DEFAULT_REFETCH_AFTER, parse_durations
-from pipelines.commentapi import process_api_read, process_left_reads
+from jobs.commentapi import process_api_read, process_left_reads
 from store import StoreBackend, open_store, store_location
 from store.faults import DATABASE_ERRORS, STORE_ERRORS
 from store.pgsql import retry_lost_connection
@@ -86,7 +86,7 @@ class PersistPagePipeline:
         settings = crawler.settings
         return cls(
             db_path=store_location(settings.get("BLOGS_DB")),
-            refetch_after=parse_durations(settings.get("REFETCH_AFTER") or DEFAULT_REFETCH_AFTER),
+            refetch_after=parse_durations(settings.get("BLOGS_REFETCH_AFTER") or DEFAULT_REFETCH_AFTER),
             stats=crawler.stats,
             crawler=crawler,
             background=True,
@@ -107,7 +107,7 @@ class PersistPagePipeline:
         reactor.addSystemEventTrigger("during", "shutdown", _stop, self.pool)  # type: ignore[attr-defined,arg-type]
 
     def _parse_left_reads(self) -> None:
-        """Comment threads a killed run committed raw but did not parse (pipelines.commentapi)."""
+        """Comment threads a killed run committed raw but did not parse (jobs.commentapi)."""
         try:
             process_left_reads(self._writer_store(), time.time())
         except STORE_ERRORS as exc:  # the next run tries again; pages are stored meanwhile
@@ -186,7 +186,7 @@ class PersistPagePipeline:
             retry_lost_connection(lambda: _process_api_read(store, read_id))
             return read_id
         if isinstance(item, CommentFeedItem):
-            # A comment feed is committed raw, as a page is, before a job parses it (pipelines.commentfeeds).
+            # A comment feed is committed raw, as a page is, before a job parses it (jobs.commentfeeds).
             return retry_lost_connection(lambda: store.save_comment_feed(item))
         if isinstance(item, TemplatePageItem):
             return store.save_template_page(

@@ -43,7 +43,7 @@ from twisted.internet.threads import deferToThread
 from crawler.addresses import address_refusal, parse_networks
 from crawler.items import CommentApiItem, PageItem
 from extractor.commentsystems import detect_comment_system
-from pipelines.commentapi import process_api_read
+from jobs.commentapi import process_api_read
 from pipelines.extract import _init_worker as init_worker
 from pipelines.extract import deferred_from_future
 from pipelines.renderpage import inline_hidden_parts, load_more, wait_for_thread

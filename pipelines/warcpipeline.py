@@ -4,7 +4,7 @@ WarcPipeline(directory="warc/", max_bytes=1 << 30)
 
 Runs after PersistPagePipeline: an item reaches it once its page (or comment feed) is committed
 to the store, so a page is stored before it is archived. Each page is written as
-pipelines.warcwriter writes an export (response, request and metadata records, WARC 1.1, gzip per
+jobs.warcwriter writes an export (response, request and metadata records, WARC 1.1, gzip per
 record), each comment feed as a response and a metadata record. A file is written as
 `blogs-<start time>-<pid>-<n>.warc.gz.open` and renamed to `.warc.gz` when it passes
 BLOGS_WARC_MAX_SIZE bytes or the crawl ends, so that a complete file never changes again and
@@ -23,7 +23,7 @@ from scrapy.exceptions import NotConfigured
 from warcio.warcwriter import WARCWriter
 
 from crawler.items import CommentFeedItem, PageItem
-from pipelines.warcwriter import ArchivedFetch, new_writer, write_page
+from jobs.warcwriter import ArchivedFetch, new_writer, write_page
 from store.clock import to_iso
 
 if TYPE_CHECKING:

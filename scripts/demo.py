@@ -41,7 +41,7 @@ from farm.corpus import DEFAULT_CORPUS_ROOT  # noqa: E402
 
 HOUR = 3600.0
 DEFAULT_DB = ROOT / "demo.db"
-REFETCH = "REFETCH_AFTER=1h,2h,6h"
+REFETCH = "BLOGS_REFETCH_AFTER=1h,2h,6h"
 
 
 # Seconds a crawl gets to stop by itself after Ctrl-C (it received the SIGINT too) before it is killed.

@@ -5,7 +5,7 @@ store.site_agreement("gen1")   # Agreement(articles=12, count_exact=1.0, f1=0.98
 Where an article advertises `wfw:commentRss`, the spider fetches that feed before a re-fetch of
 the page and yields a `CommentFeedItem` (crawler.items). Persist first, as pages are: the raw
 response is committed to `comment_feed_fetches` on the reactor (`save_comment_feed`); a job then
-parses it (pipelines.commentfeeds) and its entries go to `feed_comments` (`store_feed_comments`,
+parses it (jobs.commentfeeds) and its entries go to `feed_comments` (`store_feed_comments`,
 `mark_comment_feed_processed`), so a kill in between loses nothing (the next run processes what
 is left). Per site, the comments extracted from the page fetched right after are compared with
 the feed's entries: count exactness (same number of comments) and token F1 of the texts

@@ -1,5 +1,5 @@
-"""Extractions and what they derive (posts, comments), as the extraction jobs write them (pipelines.jobs,
-pipelines.reextract).
+"""Extractions and what they derive (posts, comments), as the extraction jobs write them (jobs.extraction,
+jobs.reextract).
 
 with store.transaction(): store.write_extractions([row])   # row: values in EXTRACTION_COLUMNS order
 """

@@ -54,7 +54,7 @@ def holder_of(name: str) -> tuple[str, int] | None:
 
 
 class PgRunLock:
-    """Non-blocking crawl lock on the store at `url` (same interface as crawler.lock.RunLock).
+    """Non-blocking crawl lock on the store at `url` (same interface as store.lockfile.RunLock).
 
     shared=True is a crawler worker's: any number of workers hold it together (they divide the
     sites with leases, store.leases); shared=False (reextract, copy) excludes every crawl.

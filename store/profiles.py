@@ -2,8 +2,8 @@
 
 store.latest_profile("gen1")   # the newest version's row, or None before the first full batch
 
-A version is written when a full batch is extracted (pipelines.jobs) and rewritten by a
-re-extraction (pipelines.reextract); every read and write of the table is here.
+A version is written when a full batch is extracted (jobs.extraction) and rewritten by a
+re-extraction (jobs.reextract); every read and write of the table is here.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The `reextractions` table and the page selections of `scrapy reextract --dask` (pipelines.distributed).
+"""The `reextractions` table and the page selections of `scrapy reextract --dask` (jobs.reextract_dask).
 
 plan = store.begin_reextraction("all", started=to_iso(time.time()), since=None, sites=store.snapshot_sites())
 store.finish_reextraction_site("all", "gen1", pages=120, now=time.time())   # what the site's task writes when done

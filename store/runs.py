@@ -15,7 +15,7 @@ from typing import Any
 
 from store.clock import to_iso
 from store.crawlstate import StoreBase
-from store.storefile import other_lock_holder
+from store.lockfile import other_lock_holder
 
 
 class RunBook(StoreBase):

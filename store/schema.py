@@ -24,7 +24,7 @@ TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, s
             "comment_feed_exact": float,
             "comment_feed_f1": float,
             "comment_feed_checked_at": str,
-            # a 429/503 Retry-After: nothing of the site is requested before this (crawler.middlewares)
+            # a 429/503 Retry-After: nothing of the site is requested before this (crawler.politehandler)
             "throttled_until": str,
         },
         "name",
@@ -116,7 +116,7 @@ TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, s
         {},
     ),
     # Pages of a site's template beside its articles (its home page): the other pages of a new
-    # site's provisional set (pipelines.jobs.run_provisional), never posts. One row per URL, the latest fetch.
+    # site's provisional set (jobs.extraction.run_provisional), never posts. One row per URL, the latest fetch.
     "template_pages": (
         {
             "id": int,
@@ -172,7 +172,7 @@ TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, s
         [("site", "sites", "name")],
         {"claims": 0},
     ),
-    # -- extraction (store.batches, pipelines.jobs) ------------------------------------
+    # -- extraction (store.batches, jobs.extraction) ------------------------------------
     "batches": (
         {
             "id": int,
@@ -306,7 +306,7 @@ TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, s
             "fetched_at": str,
             "entries": int,  # entries parsed into feed_comments (NULL: not processed yet)
             "processed_at": str,
-            "attempts": int,  # processing attempts (pipelines.jobs retries a failed one)
+            "attempts": int,  # processing attempts (jobs.extraction retries a failed one)
             "error": str,  # the latest processing failure
         },
         "id",

@@ -12,9 +12,7 @@ commands and the crawl report it the same way.
 
 from __future__ import annotations
 
-import fcntl
 import os
-import re
 import sqlite3
 import stat
 from collections.abc import Collection, Iterator
@@ -297,28 +295,3 @@ def storage_error(exc: sqlite3.Error, path: Path) -> StoreError | None:
     if code == _SQLITE_IOERR:
         return StoreError(f"cannot read or write {path}: {message}")
     return None
-
-
-def other_lock_holder(lock_path: Path) -> int | None:
-    """The pid of another process holding the crawl lock at `lock_path` (crawler.lock.RunLock);
-    None when no other process holds it, so every run recorded as running is dead; -1 when it is
-    held but the holder cannot be told (then nothing may be declared dead)."""
-    try:
-        fd = os.open(lock_path, os.O_RDONLY)
-    except FileNotFoundError:
-        return None
-    except OSError:
-        return -1
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except OSError:
-            pass  # held (flock also refuses a second open file of the holding process itself)
-        else:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            return None
-        found = re.match(rb"pid (\d+)", os.read(fd, 200))
-        pid = int(found.group(1)) if found else -1
-        return None if pid == os.getpid() else pid
-    finally:
-        os.close(fd)

@@ -56,7 +56,7 @@ def crawled(corpus_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Iter
             )
         feeds = write_feeds(tmp / "feeds.txt", farm.feed_lines())
         db = tmp / "blogs.db"
-        result = run_crawl(feeds, db, settings={"BATCH_SIZE": "5", "REFETCH_AFTER": "7d"}, clock=farm.clock)
+        result = run_crawl(feeds, db, settings={"BLOGS_BATCH_SIZE": "5", "BLOGS_REFETCH_AFTER": "7d"}, clock=farm.clock)
         assert result.returncode == 0, result.stderr[-3000:]
     yield db
 
@@ -141,7 +141,7 @@ def test_posts_and_sites_work_while_a_crawl_writes(farm: BlogFarm, tmp_path: Pat
     farm.misbehave("/20", "slow", prefix=True, delay=0.5)  # article pages take half a second each
     feeds = write_feeds(tmp_path / "feeds.txt", [blog.feed_line()])
     db = tmp_path / "blogs.db"
-    crawl = start_crawl(feeds, db, settings={"BATCH_SIZE": "3"}, clock=farm.clock, log=tmp_path / "crawl.log")
+    crawl = start_crawl(feeds, db, settings={"BLOGS_BATCH_SIZE": "3"}, clock=farm.clock, log=tmp_path / "crawl.log")
     seen: list[int] = []
     during = 0
     try:

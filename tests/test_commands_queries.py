@@ -226,9 +226,9 @@ def test_query_commands_check_the_settings_too(tmp_path: Path) -> None:
         "scrapy posts: error: setting BLOGS_DB is empty: it takes a SQLite file path or a"
         " postgresql://user@host:port/db URL (or leave it out)"
     ]
-    bad = run("reextract", "-s", "BATCH_SIZE=abc", "-s", f"BLOGS_DB={tmp_path / 'none.db'}")
+    bad = run("reextract", "-s", "BLOGS_BATCH_SIZE=abc", "-s", f"BLOGS_DB={tmp_path / 'none.db'}")
     assert bad.returncode == 2 and bad.stderr.splitlines() == [
-        "scrapy reextract: error: setting BATCH_SIZE='abc' is not valid: it takes a whole number of at least 1"
+        "scrapy reextract: error: setting BLOGS_BATCH_SIZE='abc' is not valid: it takes a whole number of at least 1"
     ]
 
 

@@ -22,8 +22,8 @@ from crawler.connectors import CONNECTOR_PLANS, ConnectorSettings, answer_error,
 from extractor.commentsystems import CommentSystem, detect_comment_system
 from farm import BlogFarm
 from farm.commentservers import CommentBlog, CommentServer
-from pipelines.commentapi import PARSERS
-from pipelines.commentparsers import api_timestamp, disqus_comments
+from jobs.commentapi import PARSERS
+from jobs.commentparsers import api_timestamp, disqus_comments
 from store.commentsystems import CONNECTORS
 
 POSTS = ["shooting-board", "bench-hook", "quiet-post"]

@@ -29,7 +29,7 @@ from crawl_helpers import PROJECT, rows, run_crawl, wait_for, write_feeds
 
 from crawler.connectors import CONNECTOR_PLANS
 from extractor.commentsystems import CommentSystem
-from pipelines.commentapi import isso_comments
+from jobs.commentapi import isso_comments
 
 ISSO = Path(sys.executable).with_name("isso")
 POSTS = ("shooting-board", "bench-hook", "quiet-post", "long-thread")
@@ -214,7 +214,7 @@ def scrapy_jsonl(db: Path, *args: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in done.stdout.splitlines()]
 
 
-SETTINGS = {"BLOGS_COMMENT_API_PAGE_SIZE": str(PAGE_SIZE), "EXTRACT_MODE": "thread"}
+SETTINGS = {"BLOGS_COMMENT_API_PAGE_SIZE": str(PAGE_SIZE), "BLOGS_EXTRACT_MODE": "thread"}
 
 
 @pytest.mark.slow

@@ -11,8 +11,8 @@ from typing import Any
 from test_store_schema import NOW, add_page
 
 from extractor import PageExtraction
-from pipelines.commentapi import isso_comments, process_api_read, process_left_reads
-from pipelines.jobs import comment_system_of, extraction_row
+from jobs.commentapi import isso_comments, process_api_read, process_left_reads
+from jobs.extraction import comment_system_of, extraction_row
 from store import open_store
 from store.comments import refresh_article
 from store.commentsystems import ApiRead, ThreadRead, comments_state

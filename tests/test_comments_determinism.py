@@ -22,13 +22,13 @@ BLOGS = (("alpha", "en", 11), ("beta", "ja", 12), ("gamma", "en", 13))
 QUICK = {
     "AUTOTHROTTLE_ENABLED": "False",
     "DOWNLOAD_DELAY": "0",
-    "BATCH_SIZE": "5",
+    "BLOGS_BATCH_SIZE": "5",
     "DOWNLOAD_TIMEOUT": "60",
     "RETRY_TIMES": "2",
 }
 # One request at a time, one worker; then many at once (pages arrive in another order), two workers.
-SERIAL = {**QUICK, "CONCURRENT_REQUESTS_PER_DOMAIN": "1", "EXTRACT_WORKERS": "1"}
-PARALLEL = {**QUICK, "CONCURRENT_REQUESTS": "32", "CONCURRENT_REQUESTS_PER_DOMAIN": "16", "EXTRACT_WORKERS": "2"}
+SERIAL = {**QUICK, "CONCURRENT_REQUESTS_PER_DOMAIN": "1", "BLOGS_EXTRACT_WORKERS": "1"}
+PARALLEL = {**QUICK, "CONCURRENT_REQUESTS": "32", "CONCURRENT_REQUESTS_PER_DOMAIN": "16", "BLOGS_EXTRACT_WORKERS": "2"}
 
 
 def _farm(farm: BlogFarm, tmp_path: Path) -> Path:

@@ -168,7 +168,7 @@ def test_refetching_the_demo_japanese_blog_marks_no_visible_comment_gone(farm: B
     db = tmp_path / "blogs.db"
     for advance in (0.0, 3 * HOUR):
         farm.clock.advance(advance)
-        result = run_crawl(feeds, db, settings={"REFETCH_AFTER": "1h,2h,6h"}, clock=farm.clock)
+        result = run_crawl(feeds, db, settings={"BLOGS_REFETCH_AFTER": "1h,2h,6h"}, clock=farm.clock)
         assert result.returncode == 0, result.stderr[-3000:]
     assert rows(db, "SELECT COUNT(*) FROM snapshots WHERE kind = 'refetch'")[0][0] > 0
     assert rows(db, "SELECT COUNT(*) FROM comments")[0][0] > 0

@@ -17,7 +17,7 @@ from test_store_schema import NOW, add_page
 
 from crawler.items import CommentFeedItem
 from farm import BlogFarm
-from pipelines.commentfeeds import process_comment_feed
+from jobs.commentfeeds import process_comment_feed
 from store.sqlite import Store
 
 HOUR = 3600.0
@@ -99,7 +99,7 @@ def test_comment_feeds_survive_a_kill_before_their_job_runs(farm: BlogFarm, tmp_
     blog = _blog(farm, t0)
     feeds = write_feeds(tmp_path / "feeds.txt", [blog.feed_line()])
     db = tmp_path / "blogs.db"
-    settings = {"REFETCH_AFTER": "1h,1d", "EXTRACT_MODE": "process"}
+    settings = {"BLOGS_REFETCH_AFTER": "1h,1d", "BLOGS_EXTRACT_MODE": "process"}
     first = run_crawl(feeds, db, settings=settings, clock=farm.clock)
     assert first.returncode == 0, first.stderr[-3000:]
     farm.clock.set(t0 + HOUR + 60)
@@ -138,7 +138,7 @@ def test_a_job_whose_worker_dies_is_retried(farm: BlogFarm, tmp_path: Path) -> N
     feeds = write_feeds(tmp_path / "feeds.txt", [blog.feed_line()])
     db = tmp_path / "blogs.db"
     log = tmp_path / "crawl.log"
-    proc = start_crawl(feeds, db, settings={"EXTRACT_MODE": "process"}, clock=farm.clock, log=log)
+    proc = start_crawl(feeds, db, settings={"BLOGS_EXTRACT_MODE": "process"}, clock=farm.clock, log=log)
     workers: list[int] = []
     try:
         workers = stop_workers_at_birth(proc)

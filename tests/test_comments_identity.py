@@ -10,7 +10,7 @@ from test_store_schema import NOW, add_page
 
 from extractor import PageExtraction
 from extractor.records import CommentRecord
-from pipelines.jobs import extraction_row
+from jobs.extraction import extraction_row
 from store import open_store
 from store.comments import Observation, comment_dicts, derive
 

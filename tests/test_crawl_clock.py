@@ -27,7 +27,7 @@ def test_a_clock_step_back_does_not_hold_back_due_refetches(farm: BlogFarm, tmp_
     both = write_feeds(tmp_path / "both.txt", [early.feed_line(), late.feed_line()])
     only_early = write_feeds(tmp_path / "early.txt", [early.feed_line()])
     db = tmp_path / "blogs.db"
-    settings = {"REFETCH_AFTER": "1h,1d"}
+    settings = {"BLOGS_REFETCH_AFTER": "1h,1d"}
     late_due = late.articles[0].published + HOUR
 
     assert run_crawl(both, db, settings=settings, clock=farm.clock).returncode == 0  # first fetches

@@ -33,7 +33,7 @@ def test_first_run_fetches_each_article_once_second_run_gets_304(farm: BlogFarm,
     future = farm.add_generated_blog("later", articles=3, start=t0 - HOUR, interval=2 * HOUR, seed=5)
     feeds = write_feeds(tmp_path / "feeds.txt", [rss.feed_line(), atom.feed_line(), future.feed_line()])
     db = fresh_db
-    settings = {"REFETCH_AFTER": "7d"}  # no re-fetch falls due during this test
+    settings = {"BLOGS_REFETCH_AFTER": "7d"}  # no re-fetch falls due during this test
 
     first = run_crawl(feeds, db, settings=settings, clock=farm.clock)
     assert first.returncode == 0, first.stderr[-3000:]

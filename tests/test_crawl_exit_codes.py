@@ -106,7 +106,7 @@ def test_summary_is_the_last_line_at_log_level_warning_with_the_store_counts(far
     farm.clock.set(t0)
     feeds = write_feeds(tmp_path / "feeds.txt", [blog.feed_line()])
     db = tmp_path / "blogs.db"
-    result = run_crawl(feeds, db, settings={"LOG_LEVEL": "WARNING", "REFETCH_AFTER": "7d"}, clock=farm.clock)
+    result = run_crawl(feeds, db, settings={"LOG_LEVEL": "WARNING", "BLOGS_REFETCH_AFTER": "7d"}, clock=farm.clock)
     assert result.returncode == 0, result.stderr[-3000:]
     assert log_lines(result.stderr, "WARNING", "ERROR", "CRITICAL") == []
     summary = last_line(result)

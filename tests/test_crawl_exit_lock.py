@@ -17,8 +17,8 @@ import pytest
 from crawl_helpers import run_crawl, write_feeds
 from test_crawl_exit_codes import assert_one_clear_line
 
-from crawler.lock import RunLock
 from farm import BlogFarm
+from store.lockfile import RunLock
 
 pytestmark = pytest.mark.slow
 

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.slow
 
 HOUR = 3600.0
 ARTICLES = 80
-SETTINGS = {"REFETCH_AFTER": "7d"}
+SETTINGS = {"BLOGS_REFETCH_AFTER": "7d"}
 
 
 @pytest.fixture

@@ -69,7 +69,7 @@ def test_a_blog_that_just_became_active_is_polled_within_the_hour(farm: BlogFarm
     feeds = write_feeds(tmp_path / "feeds.txt", [blog.feed_line()])
     db = tmp_path / "blogs.db"
 
-    result = run_crawl(feeds, db, settings={"REFETCH_AFTER": "7d"}, clock=farm.clock)
+    result = run_crawl(feeds, db, settings={"BLOGS_REFETCH_AFTER": "7d"}, clock=farm.clock)
     assert result.returncode == 0, result.stderr[-3000:]
     ((polled, next_check),) = rows(db, "SELECT last_polled_at, next_check FROM feeds")
     wait = (from_iso(next_check) or 0.0) - (from_iso(polled) or 0.0)

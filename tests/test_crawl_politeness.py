@@ -34,7 +34,7 @@ def test_a_throttled_page_holds_its_site_in_this_run_and_the_next(farm: BlogFarm
     feeds = write_feeds(tmp_path / "feeds.txt", [blog.feed_line()])
     db = tmp_path / "blogs.db"
     # Retries on (Scrapy retries a 429 at once), one request at a time, re-fetches out of the way.
-    settings = {"RETRY_TIMES": "2", "CONCURRENT_REQUESTS_PER_DOMAIN": "1", "REFETCH_AFTER": "7d"}
+    settings = {"RETRY_TIMES": "2", "CONCURRENT_REQUESTS_PER_DOMAIN": "1", "BLOGS_REFETCH_AFTER": "7d"}
 
     first = run_crawl(feeds, db, settings=settings, clock=farm.clock)
     assert first.returncode == 0, first.stderr[-3000:]
@@ -92,7 +92,7 @@ def test_randomized_delays_never_go_below_crawl_delay(farm: BlogFarm, tmp_path: 
     farm.add_route(blog, "/robots.txt", "User-agent: *\nCrawl-delay: 1\n", content_type="text/plain")
     feeds = write_feeds(tmp_path / "feeds.txt", [blog.feed_line()])
     db = tmp_path / "blogs.db"
-    settings = {"RANDOMIZE_DOWNLOAD_DELAY": "True", "CONCURRENT_REQUESTS_PER_DOMAIN": "1", "REFETCH_AFTER": "7d"}
+    settings = {"RANDOMIZE_DOWNLOAD_DELAY": "True", "CONCURRENT_REQUESTS_PER_DOMAIN": "1", "BLOGS_REFETCH_AFTER": "7d"}
 
     result = run_crawl(feeds, db, settings=settings, clock=farm.clock)
     assert result.returncode == 0, result.stderr[-3000:]

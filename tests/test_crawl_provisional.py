@@ -35,7 +35,7 @@ def test_a_small_blog_is_extracted_provisionally_until_its_first_batch_fills(far
     )
     feeds = write_feeds(tmp_path / "feeds.txt", [blog.feed_line(), alone.feed_line()])
     db = tmp_path / "blogs.db"
-    settings = {"REFETCH_AFTER": "30d"}
+    settings = {"BLOGS_REFETCH_AFTER": "30d"}
 
     first = run_crawl(feeds, db, settings=settings, clock=farm.clock)
     assert first.returncode == 0, first.stderr[-3000:]

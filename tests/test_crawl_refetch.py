@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from crawl_helpers import rows, run_crawl, start_crawl, stop, wait_for, write_feeds
 
-from crawler.lock import RunLock
 from farm import BlogFarm
+from store.lockfile import RunLock
 
 pytestmark = pytest.mark.slow
 
@@ -29,7 +29,11 @@ def test_refetches_follow_the_schedule_and_stop(farm: BlogFarm, tmp_path: Path) 
     feeds = write_feeds(tmp_path / "feeds.txt", [blog.feed_line()])
     db = tmp_path / "blogs.db"
     # An HTTP cache is on: re-fetches and feed polls must bypass it (meta dont_cache).
-    settings = {"REFETCH_AFTER": "1h,6h,1d", "HTTPCACHE_ENABLED": "True", "HTTPCACHE_DIR": str(tmp_path / "cache")}
+    settings = {
+        "BLOGS_REFETCH_AFTER": "1h,6h,1d",
+        "HTTPCACHE_ENABLED": "True",
+        "HTTPCACHE_DIR": str(tmp_path / "cache"),
+    }
     # The feed is polled at most daily, so the 6 h and 1 d re-fetches ask the comment feed (a feed
     # polled in the same run would answer them from slash:comments, without a request).
     settings["BLOGS_FEED_MIN_INTERVAL"] = "86400"
@@ -81,7 +85,7 @@ def test_unchanged_slash_comments_skip_the_refetch(farm: BlogFarm, tmp_path: Pat
     farm.add_route(site, "/only/", "<html><body><p>post</p><p>2 comments</p></body></html>", "text/html")
     feeds = write_feeds(tmp_path / "feeds.txt", [f"{site.feed_url} slash"])
     db = tmp_path / "blogs.db"
-    settings = {"REFETCH_AFTER": "1h,6h"}
+    settings = {"BLOGS_REFETCH_AFTER": "1h,6h"}
 
     assert run_crawl(feeds, db, settings=settings, clock=farm.clock).returncode == 0
     farm.clock.set(t0 + HOUR + 10)
@@ -105,7 +109,7 @@ def test_watch_mode_refetches_on_time_then_stops_cleanly(farm: BlogFarm, tmp_pat
     feeds = write_feeds(tmp_path / "feeds.txt", [blog.feed_line()])
     db = tmp_path / "blogs.db"
     log = tmp_path / "watch.log"
-    proc = start_crawl(feeds, db, "-a", "watch=1", settings={"REFETCH_AFTER": "3s,6s"}, clock=farm.clock, log=log)
+    proc = start_crawl(feeds, db, "-a", "watch=1", settings={"BLOGS_REFETCH_AFTER": "3s,6s"}, clock=farm.clock, log=log)
     try:
         all_done = wait_for(
             lambda: rows(db, "SELECT COUNT(*) FROM articles WHERE state = 'done'") == [(3,)], timeout=60

@@ -30,9 +30,9 @@ def test_comments_of_pages_left_by_an_earlier_run_are_counted(farm: BlogFarm, tm
     )
     feeds = write_feeds(tmp_path / "feeds.txt", [blog.feed_line()])
     db = tmp_path / "blogs.db"
-    settings = {"REFETCH_AFTER": "7d"}
+    settings = {"BLOGS_REFETCH_AFTER": "7d"}
     # The first run stores its pages and extracts nothing, as a run killed before its extraction.
-    stored = run_crawl(feeds, db, settings={**settings, "EXTRACT_ENABLED": "False"}, clock=farm.clock)
+    stored = run_crawl(feeds, db, settings={**settings, "BLOGS_EXTRACT_ENABLED": "False"}, clock=farm.clock)
     assert stored.returncode == 0 and stored.stat("pages_stored") == 4, stored.stderr[-3000:]
     assert rows(db, "SELECT COUNT(*) FROM comments") == [(0,)]
 

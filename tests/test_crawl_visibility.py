@@ -61,7 +61,7 @@ def test_watch_mode_logs_the_harvest_line_and_its_next_wake_up(farm: BlogFarm, t
         tmp_path / "blogs.db",
         "-a",
         "watch=1",
-        settings={"BLOGS_PROGRESS_INTERVAL": "0.5", "REFETCH_AFTER": "7d"},
+        settings={"BLOGS_PROGRESS_INTERVAL": "0.5", "BLOGS_REFETCH_AFTER": "7d"},
         clock=farm.clock,
         log=log,
     )

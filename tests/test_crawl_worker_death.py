@@ -51,7 +51,7 @@ def test_a_stuck_extraction_worker_dies_with_its_crawl(farm: BlogFarm, tmp_path:
     db = tmp_path / "blogs.db"
     log = tmp_path / "crawl.log"
     # The worker holds its first batch's write transaction open for a minute.
-    settings = {"BATCH_SIZE": "5", "EXTRACT_MODE": "process", "EXTRACT_TEST_WRITE_PAUSE": "60"}
+    settings = {"BLOGS_BATCH_SIZE": "5", "BLOGS_EXTRACT_MODE": "process", "EXTRACT_TEST_WRITE_PAUSE": "60"}
     workers: list[int] = []
     with log.open("wb") as err:
         crawl = subprocess.Popen(

@@ -25,7 +25,7 @@ HOUR = 3600.0
 
 def worker_settings(name: str) -> dict[str, str]:
     """Each worker signs its requests (the contact in its User-Agent) and holds two sites at a time."""
-    return {"BLOGS_CONTACT": f"mailto:{name}@example.invalid", "BLOGS_LEASE_SITES": "2", "REFETCH_AFTER": "7d"}
+    return {"BLOGS_CONTACT": f"mailto:{name}@example.invalid", "BLOGS_LEASE_SITES": "2", "BLOGS_REFETCH_AFTER": "7d"}
 
 
 def served_by(farm: BlogFarm) -> dict[int, set[str]]:
@@ -139,7 +139,7 @@ def test_static_shards_split_the_sites_between_runs(farm: BlogFarm, tmp_path: Pa
     fetched: list[set[str]] = []
     for k in (1, 2, 3):
         farm.clear_log()
-        done = run_crawl(feeds, db, "-a", f"shard={k}/3", settings={"REFETCH_AFTER": "7d"}, clock=farm.clock)
+        done = run_crawl(feeds, db, "-a", f"shard={k}/3", settings={"BLOGS_REFETCH_AFTER": "7d"}, clock=farm.clock)
         assert done.returncode == 0, done.stderr[-3000:]
         fetched.append({b.name for b in blogs if any(farm.requests_for(a.url) for a in b.articles)})
     assert set().union(*fetched) == {b.name for b in blogs} and sum(map(len, fetched)) == len(blogs)

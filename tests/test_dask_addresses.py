@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from crawl_helpers import PROJECT, _env
 
-from pipelines.distributed import check_address
+from jobs.reextract_dask import check_address
 from store.sqlite import Store
 
 

@@ -11,9 +11,7 @@ import pytest
 import extractor
 
 MODULES = sorted(
-    m.name
-    for m in pkgutil.iter_modules(extractor.__path__, "extractor.")
-    if m.name.split(".")[-1] not in ("__main__",)
+    m.name for m in pkgutil.iter_modules(extractor.__path__, "extractor.") if m.name.split(".")[-1] not in ("__main__",)
 )
 
 

@@ -3,7 +3,7 @@ stored posts and comments are scored against the corpus truth with extractor.sco
 
 The corpus feeds list 10 posts each (WordPress's default) while the truth has 30 pages per
 site: each site also gets a feed listing all its posts (`/feed/all/`, built from the farm's
-entries), so the crawl stores all 120 pages. With BATCH_SIZE=8 every site fills 3 batches
+entries), so the crawl stores all 120 pages. With BLOGS_BATCH_SIZE=8 every site fills 3 batches
 (`extract_site` on the set) and leaves 6 pages to its profile v3 (`SiteProfile.extract`), so
 both ways of extracting are scored. Then: a second crawl run changes no table, and
 `scrapy reextract` reproduces them.
@@ -71,7 +71,7 @@ def crawled(corpus_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Iter
             lines.append(f"{site.origin}/feed/all/ {name}")
         feeds = write_feeds(tmp / "feeds.txt", lines)
         db = tmp / "blogs.db"
-        settings = {"BATCH_SIZE": str(BATCH), "REFETCH_AFTER": "7d"}
+        settings = {"BLOGS_BATCH_SIZE": str(BATCH), "BLOGS_REFETCH_AFTER": "7d"}
         result = run_crawl(feeds, db, settings=settings, timeout=180)
         assert result.returncode == 0, result.stderr[-3000:]
         assert "Traceback" not in result.stderr, result.stderr[-3000:]
@@ -128,7 +128,7 @@ def test_a_second_run_changes_no_table_and_reextract_reproduces_them(crawled: di
     assert again.returncode == 0, again.stderr[-3000:]
     assert again.stat("feeds_polled") == 4 and again.stat("pages_stored") == 0
     assert dump(db) == before
-    cmd = [sys.executable, "-m", "scrapy", "reextract", "-s", f"BLOGS_DB={db}", "-s", f"BATCH_SIZE={BATCH}"]
+    cmd = [sys.executable, "-m", "scrapy", "reextract", "-s", f"BLOGS_DB={db}", "-s", f"BLOGS_BATCH_SIZE={BATCH}"]
     done = subprocess.run(cmd, cwd=PROJECT, capture_output=True, text=True, timeout=120, env=_env())
     assert done.returncode == 0, done.stderr[-3000:]
     assert "re-extracted 120 pages of 4 sites (12 batches, 12 profiles)" in done.stdout, done.stdout

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from extractor import DEFAULT, Page, extract_site, learn_profile
 from extractor.corpus import iter_corpus
 from extractor.scoring import Counts, metrics, score_page
-from pipelines.commentfeeds import parse_comment_feed
+from jobs.commentfeeds import parse_comment_feed
 
 
 def _pages_with_comments(corpus_root: Path, site: str, n: int) -> tuple[list[dict], list[Page]]:

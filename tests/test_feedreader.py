@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from crawler.feedreader import parse_feed, strip_internal_subset
+from crawler.feedreader import read_feed, strip_internal_subset
 from crawler.responses import article_candidates, comment_feed_signature
 
 NOW = 1_800_000_000.0  # 2027-01-15 08:00 UTC
@@ -27,7 +27,7 @@ RSS2 = b"""<?xml version="1.0" encoding="UTF-8"?>
 
 
 def test_rss2_entries_metadata_and_refused_schemes() -> None:
-    feed = parse_feed(RSS2, "http://h/feed/", {"content-type": "application/rss+xml"}, now=NOW)
+    feed = read_feed(RSS2, "http://h/feed/", {"content-type": "application/rss+xml"}, now=NOW)
     assert feed.is_feed and feed.version == "rss20" and not feed.bozo
     assert feed.ttl == 3600 and feed.title == "Blog"
     first = feed.entries[0]
@@ -72,7 +72,7 @@ def test_rss2_entries_metadata_and_refused_schemes() -> None:
     ],
 )
 def test_formats(body: bytes, version: str) -> None:
-    feed = parse_feed(body, "http://h/feed/", now=NOW)
+    feed = read_feed(body, "http://h/feed/", now=NOW)
     assert feed.is_feed and feed.version == version
     assert [e.link for e in feed.entries] == ["http://h/a"]
 
@@ -87,7 +87,7 @@ def test_japanese_encodings(encoding: str) -> None:
     )
     body = xml.encode(encoding)
     for headers in ({"content-type": f"application/rss+xml; charset={label}"}, {"content-type": "text/xml"}):
-        feed = parse_feed(body, "http://h/feed/", headers, now=NOW)
+        feed = read_feed(body, "http://h/feed/", headers, now=NOW)
         assert feed.is_feed, feed.bozo_reason
         assert feed.title == "のんびり日記"
         assert feed.entries[0].title == "庭の手入れについて" and feed.entries[0].author == "山田"
@@ -95,7 +95,7 @@ def test_japanese_encodings(encoding: str) -> None:
 
 def test_malformed_feed_is_still_read_loosely() -> None:
     broken = RSS2.replace(b"<title>First</title>", b"<title>First & <b>bold</title>")
-    feed = parse_feed(broken, "http://h/feed/", now=NOW)
+    feed = read_feed(broken, "http://h/feed/", now=NOW)
     assert feed.bozo and feed.bozo_reason
     assert feed.is_feed and len(feed.entries) >= 2
 
@@ -111,7 +111,7 @@ def test_malformed_feed_is_still_read_loosely() -> None:
     ],
 )
 def test_non_feeds_never_raise(body: bytes, ctype: str | None) -> None:
-    feed = parse_feed(body, "http://h/feed/", {"content-type": ctype} if ctype else {}, now=NOW)
+    feed = read_feed(body, "http://h/feed/", {"content-type": ctype} if ctype else {}, now=NOW)
     assert not feed.entries
     if b"html" in body:
         assert feed.looks_html and not feed.is_feed
@@ -132,7 +132,7 @@ def test_entity_expansion_bomb_is_defused(one_line: bool) -> None:
     body = _billion_laughs(10, one_line)  # 10**9 "lol"s if expanded
     assert strip_internal_subset(body).count(b"<!ENTITY") == 0
     started = time.monotonic()
-    feed = parse_feed(body, "http://h/feed/", {"content-type": "application/rss+xml"}, now=NOW)
+    feed = read_feed(body, "http://h/feed/", {"content-type": "application/rss+xml"}, now=NOW)
     assert time.monotonic() - started < 5
     assert all(len(e.title or "") < 1000 for e in feed.entries)
     assert len(feed.title or "") < 1000
@@ -141,7 +141,7 @@ def test_entity_expansion_bomb_is_defused(one_line: bool) -> None:
 def test_farm_entity_bomb_is_defused() -> None:
     from farm.hostile import entity_bomb
 
-    feed = parse_feed(entity_bomb(12), "http://h/feed/", {"content-type": "application/rss+xml"}, now=NOW)
+    feed = read_feed(entity_bomb(12), "http://h/feed/", {"content-type": "application/rss+xml"}, now=NOW)
     assert all(len(e.title or "") < 1000 for e in feed.entries)
 
 
@@ -165,7 +165,7 @@ def test_external_entities_are_not_resolved() -> None:
         b'<rss version="2.0"><channel><title>&x;</title><item><title>&x;</title>'
         b"<link>http://h/y</link></item></channel></rss>"
     )
-    feed = parse_feed(body, "http://h/feed/", now=NOW)
+    feed = read_feed(body, "http://h/feed/", now=NOW)
     assert "root:" not in (feed.title or "") and all("root:" not in (e.title or "") for e in feed.entries)
 
 
@@ -175,7 +175,7 @@ def test_entry_limit_and_absurd_dates() -> None:
         for i in range(30)
     )
     body = f'<rss version="2.0"><channel><title>T</title>{items}</channel></rss>'.encode()
-    feed = parse_feed(body, "http://h/feed/", max_entries=10, now=NOW)
+    feed = read_feed(body, "http://h/feed/", max_entries=10, now=NOW)
     assert len(feed.entries) == 10 and feed.truncated == 20
     assert all(e.published is None for e in feed.entries)
 
@@ -185,5 +185,5 @@ def test_comment_feed_signature_changes_with_comments() -> None:
         items = "".join(f"<item><guid>c{i}</guid><link>http://h/a/#comment-{i}</link></item>" for i in range(n))
         return f'<rss version="2.0"><channel><title>C</title>{items}</channel></rss>'.encode()
 
-    sig = [comment_feed_signature(parse_feed(comments(n), "http://h/a/feed/", now=NOW)) for n in (0, 1, 1, 2)]
+    sig = [comment_feed_signature(read_feed(comments(n), "http://h/a/feed/", now=NOW)) for n in (0, 1, 1, 2)]
     assert sig[1] == sig[2] and len({sig[0], sig[1], sig[3]}) == 3

@@ -1,4 +1,4 @@
-"""The layers of the house (issue 22): commands -> pipelines -> crawler -> store -> extractor.
+"""The layers of the house (issue 22): commands -> pipelines -> jobs -> crawler -> store -> extractor.
 
 Every module of these packages is parsed (ast, nothing imported) and each import of a project
 package must point down the stack, never up or sideways into farm/ (the test blog farm, which
@@ -14,7 +14,9 @@ import pytest
 
 PROJECT = Path(__file__).resolve().parents[1]
 # Lower number = lower layer; a module may import its own package and any lower one.
-LAYERS = {"extractor": 0, "store": 1, "crawler": 2, "pipelines": 3, "commands": 4}
+# jobs/ (extraction jobs, re-extraction, WARC import) sits below pipelines/: Scrapy's item pipelines
+# submit its jobs, and the jobs run without Scrapy's item flow (reextract, import-warc, Dask workers).
+LAYERS = {"extractor": 0, "store": 1, "crawler": 2, "jobs": 3, "pipelines": 4, "commands": 5}
 SIDE = {"farm"}  # beside the stack: imports none of it, and nothing in it imports farm
 PACKAGES = {*LAYERS, *SIDE}
 
@@ -118,11 +120,13 @@ def test_no_cycle_between_top_level_packages() -> None:
     ("package", "module", "source", "expected"),
     [
         ("store", "store.query", "from crawler.urls import normalize_url", ["store.query:1 imports crawler"]),
-        ("crawler", "crawler.x", "def f():\n    from pipelines import jobs", ["crawler.x:2 imports pipelines"]),
+        ("crawler", "crawler.x", "def f():\n    from pipelines import extract", ["crawler.x:2 imports pipelines"]),
+        ("jobs", "jobs.x", "from pipelines.extract import ExtractPipeline", ["jobs.x:1 imports pipelines"]),
+        ("crawler", "crawler.x", "from jobs import extraction", ["crawler.x:1 imports jobs"]),
         ("pipelines", "pipelines.x", "import commands.crawl", ["pipelines.x:1 imports commands"]),
         ("store", "store.x", "import farm", ["store.x:1 imports farm"]),
         ("farm", "farm.x", "from store import clock", ["farm.x:1 imports store"]),
-        ("commands", "commands.x", "from pipelines import jobs\nfrom store import query\nimport scrapy", []),
+        ("commands", "commands.x", "from jobs import extraction\nfrom store import query\nimport scrapy", []),
         ("store", "store.a.b", "from ..clock import to_iso\nfrom . import c", []),
     ],
 )

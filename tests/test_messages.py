@@ -15,8 +15,8 @@ from crawl_helpers import PROJECT, _env, run_crawl, write_feeds
 from scrapy.exporters import JsonLinesItemExporter
 
 from crawler.items import CommentFeedItem, PageItem
-from crawler.lock import RunLock
 from store import StoreError, open_store
+from store.lockfile import RunLock
 from store.migrations import SCHEMA_VERSION
 
 

@@ -13,9 +13,9 @@ from test_fallback import _undated
 from test_store_schema import NOW, add_page
 
 from extractor.scoring import Counts, score_page
-from pipelines import jobs
-from pipelines.commentfeeds import parse_comment_feed
-from pipelines.reextract import reextract
+from jobs import extraction
+from jobs.commentfeeds import parse_comment_feed
+from jobs.reextract import reextract
 from store import StoreBackend, open_store
 
 
@@ -33,8 +33,8 @@ def store(fresh_db: str) -> Iterator[StoreBackend]:
         yield s
 
 
-def cfg(store: StoreBackend, size: int) -> jobs.JobConfig:
-    return jobs.JobConfig(store.location, batch_size=size)
+def cfg(store: StoreBackend, size: int) -> extraction.JobConfig:
+    return extraction.JobConfig(store.location, batch_size=size)
 
 
 def stored(
@@ -97,7 +97,7 @@ def test_full_batch_is_extracted_as_a_set_and_teaches_profile_v1(store: StoreBac
     truth = corpus_pages(corpus_root, "tt21")
     ids = stored(store, truth[:10], "tt21")
     assert store.full_batches() == [1]
-    report = jobs.run_batch(cfg(store, 10), 1)
+    report = extraction.run_batch(cfg(store, 10), 1)
     assert (report.pages, report.profile_version, report.errors) == (10, 1, 0)
     prof = store.latest_profile("tt21")
     assert prof is not None and prof["source"] == "batch" and json.loads(prof["snapshots"]) == ids
@@ -107,7 +107,7 @@ def test_full_batch_is_extracted_as_a_set_and_teaches_profile_v1(store: StoreBac
     post_f1, comment_f1 = counts.post_prf()[2], counts.comment_prf()[2]
     assert post_f1 > 0.95 and comment_f1 is not None and comment_f1 > 0.9, (post_f1, comment_f1)
     before = tables(store)
-    assert jobs.run_batch(cfg(store, 10), 1).pages == 0  # done: a second run changes nothing
+    assert extraction.run_batch(cfg(store, 10), 1).pages == 0  # done: a second run changes nothing
     assert tables(store) == before
 
 
@@ -118,12 +118,12 @@ def test_profile_extracts_new_pages_at_once_and_the_batch_result_replaces_it(
     stored(store, truth[:10], "tt21")
     # Re-fetches stored before the site had a profile wait for it.
     early = stored(store, truth[:2], "tt21", start=10, kind="refetch")
-    assert jobs.run_pages(cfg(store, 10), "tt21", early).pages == 0
-    jobs.run_batch(cfg(store, 10), 1)
+    assert extraction.run_pages(cfg(store, 10), "tt21", early).pages == 0
+    extraction.run_batch(cfg(store, 10), 1)
     assert store.pending_snapshots("tt21") == early
-    assert jobs.run_pending(cfg(store, 10), "tt21").pages == 2
+    assert extraction.run_pending(cfg(store, 10), "tt21").pages == 2
     new = stored(store, truth[10:20], "tt21", start=20)
-    report = jobs.run_pages(cfg(store, 10), "tt21", new[:5])  # the batch is not full yet: the profile extracts
+    report = extraction.run_pages(cfg(store, 10), "tt21", new[:5])  # the batch is not full yet: the profile extracts
     assert report.pages == 5 and report.profile_version == 1
     marks = ",".join(map(str, new[:5]))
     rows = store.db.execute(
@@ -133,8 +133,8 @@ def test_profile_extracts_new_pages_at_once_and_the_batch_result_replaces_it(
     profiled = score(store, truth[10:15])
     assert profiled.post_prf()[2] > 0.9, profiled.post_prf()
     assert store.full_batches() == [2]
-    jobs.run_batch(cfg(store, 10), 2)  # the set's extraction replaces the profile's ...
-    jobs.run_pages(cfg(store, 10), "tt21", new[:5])  # ... and a late profile job cannot undo that
+    extraction.run_batch(cfg(store, 10), 2)  # the set's extraction replaces the profile's ...
+    extraction.run_pages(cfg(store, 10), "tt21", new[:5])  # ... and a late profile job cannot undo that
     assert store.db.execute(
         f"SELECT DISTINCT method, profile_version FROM extractions WHERE snapshot IN ({','.join(map(str, new))})"
     ).fetchall() == [("batch", 2)]
@@ -146,10 +146,10 @@ def test_template_drift_relearns_from_the_newest_pages_and_reextract_reproduces(
 ) -> None:
     tt21, cocoon = corpus_pages(corpus_root, "tt21"), corpus_pages(corpus_root, "cocoon")
     stored(store, tt21[:10], "blog")
-    jobs.run_batch(cfg(store, 10), 1)
+    extraction.run_batch(cfg(store, 10), 1)
     # The blog switches theme: its new pages share almost no block with profile v1.
     new = stored(store, cocoon[:4], "blog", start=10)
-    reports = [jobs.run_pages(cfg(store, 10), "blog", [sid]) for sid in new]
+    reports = [extraction.run_pages(cfg(store, 10), "blog", [sid]) for sid in new]
     assert sum(r.drifts for r in reports) >= 1
     drift = store.db.execute("SELECT version, snapshots FROM profiles WHERE source = 'drift'").fetchall()
     assert drift, [r.messages for r in reports]
@@ -182,7 +182,7 @@ def test_a_batch_with_no_comment_free_page_uses_its_articles_comment_feeds(
             body = (feeds / (Path(row["file"]).stem + ".xml")).read_bytes()
             entries = parse_comment_feed(body, row["url"])
             store.store_feed_comments(article=row["url"], site="tt16", entries=entries, fetched_at=NOW - 60)
-    jobs.run_batch(cfg(store, 10), 1)
+    extraction.run_batch(cfg(store, 10), 1)
     counts = score(store, truth)
     assert (counts.comment_prf()[2] or 0) >= 0.95
     warnings = json.loads(store.latest_profile("tt16")["warnings"])
@@ -195,14 +195,14 @@ def test_a_batch_with_no_comment_free_page_uses_comment_identifiers_of_other_sit
     # two sites extracted normally: both held their comments under #comments
     for n, site in enumerate(("tt21", "cocoon")):
         stored(store, corpus_pages(corpus_root, site)[:10], site, start=100 * n)
-        jobs.run_batch(cfg(store, 10), n + 1)
+        extraction.run_batch(cfg(store, 10), n + 1)
     assert store.known_comment_identifiers("tt16") == {"#comments"}
     # (cocoon's post navigation, #pager-post-navi, held false comments before issue 20's veto)
     assert store.known_comment_identifiers("tt16", min_sites=1) == {"#comments"}
     # a third site's first batch has comments on every page, and no dates to find them by
     truth, rows = _undated_rows(corpus_root, "tt16")
     stored(store, rows, "tt16", start=300)
-    jobs.run_batch(cfg(store, 10), 3)
+    extraction.run_batch(cfg(store, 10), 3)
     assert (score(store, truth).comment_prf()[2] or 0) >= 0.95
     warnings = json.loads(store.latest_profile("tt16")["warnings"])
     assert any("identifiers learned on other sites" in w for w in warnings)

@@ -9,7 +9,7 @@ from test_store_schema import NOW, add_page
 
 from extractor.records import CommentRecord
 from extractor.scoring import tokenize
-from pipelines.commentfeeds import parse_comment_feed
+from jobs.commentfeeds import parse_comment_feed
 from store import open_store
 from store.clock import to_iso
 from store.comments import comment_dicts, refresh_article, upsert

@@ -31,7 +31,7 @@ def test_kill_9_during_a_batch_write_leaves_a_consistent_store_and_the_next_run_
     db = tmp_path / "blogs.db"
     log = tmp_path / "killed.log"
     # The worker holds its first batch's write transaction open for a minute: kill the run then.
-    settings = {"BATCH_SIZE": "5", "EXTRACT_MODE": "process", "EXTRACT_TEST_WRITE_PAUSE": "60"}
+    settings = {"BLOGS_BATCH_SIZE": "5", "BLOGS_EXTRACT_MODE": "process", "EXTRACT_TEST_WRITE_PAUSE": "60"}
     with log.open("wb") as err:
         victim = subprocess.Popen(
             crawl_command(feeds, db, settings=settings, clock_offset=clock_offset(farm.clock)),
@@ -59,7 +59,7 @@ def test_kill_9_during_a_batch_write_leaves_a_consistent_store_and_the_next_run_
     conn.close()
     assert stored >= 5
 
-    result = run_crawl(feeds, db, settings={"BATCH_SIZE": "5"}, clock=farm.clock)
+    result = run_crawl(feeds, db, settings={"BLOGS_BATCH_SIZE": "5"}, clock=farm.clock)
     assert result.returncode == 0, result.stderr[-3000:]
     assert rows(db, "SELECT id, state, profile_version FROM batches ORDER BY id") == [
         (1, "done", 1),
@@ -99,7 +99,7 @@ def test_comments_accumulate_over_refetch_runs_and_agree_with_the_comment_feeds(
     )
     feeds = write_feeds(tmp_path / "feeds.txt", [blog.feed_line()])
     db = tmp_path / "blogs.db"
-    settings = {"BATCH_SIZE": "5", "EXTRACT_MODE": "thread", "REFETCH_AFTER": "1h,2h,3h,5h"}
+    settings = {"BLOGS_BATCH_SIZE": "5", "BLOGS_EXTRACT_MODE": "thread", "BLOGS_REFETCH_AFTER": "1h,2h,3h,5h"}
     first_seen: dict[tuple[str, str], str] = {}
     for run in range(4):
         result = run_crawl(feeds, db, "-a", "force=1", settings=settings, clock=farm.clock)

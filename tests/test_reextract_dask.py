@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from crawl_helpers import _env
 
-from pipelines import jobs
-from pipelines.distributed import check_address, dask_client, reextract_on_dask
-from pipelines.reextract import reextract
+from jobs import extraction
+from jobs.reextract import reextract
+from jobs.reextract_dask import check_address, dask_client, reextract_on_dask
 from store import open_store
 from store.clock import to_iso
 from store.copy import copy_store
@@ -64,7 +64,7 @@ def build(location: str, corpus_root: Path) -> int:
         with store.transaction() as db:
             for table in ("comment_versions", "comments", "posts"):
                 db.execute(f"DELETE FROM {table}")
-    jobs.close_stores()
+    extraction.close_stores()
     return pages
 
 
@@ -98,7 +98,7 @@ def test_dask_gives_the_single_process_rows_and_since_and_site_select(twins: tup
     single, dask, pages = twins
     with open_store(single) as store:
         expected = reextract(store, batch_size=BATCH)
-    jobs.close_stores()
+    extraction.close_stores()
     with dask_client("local:2") as client, open_store(dask) as store:
         report, plan = reextract_on_dask(store, client, batch_size=BATCH)
         assert not plan.resumed and sorted(plan.todo) == ["cocoon", "small", "tt16", "tt21", "tt22"]
@@ -116,7 +116,7 @@ def test_dask_gives_the_single_process_rows_and_since_and_site_select(twins: tup
         with pytest.raises(QueryError, match="no site 'nope'"):
             reextract_on_dask(store, client, site="nope")
         assert tables(dask) == got
-    jobs.close_stores()
+    extraction.close_stores()
 
 
 def scrapy(location: str, *args: str) -> list[str]:
@@ -129,7 +129,7 @@ def scrapy(location: str, *args: str) -> list[str]:
         "-s",
         f"BLOGS_DB={location}",
         "-s",
-        f"BATCH_SIZE={BATCH}",
+        f"BLOGS_BATCH_SIZE={BATCH}",
     ]
 
 
@@ -137,7 +137,7 @@ def test_a_killed_run_resumes_where_it_stopped(twins: tuple[str, str, int]) -> N
     single, dask, pages = twins
     with open_store(single) as store:
         reextract(store, batch_size=BATCH)
-    jobs.close_stores()
+    extraction.close_stores()
     # One worker, largest site first; SIGKILL to the command and its cluster after the first site.
     proc = subprocess.Popen(
         scrapy(dask, "--dask", "local:1"),

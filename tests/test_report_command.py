@@ -36,7 +36,7 @@ def crawled_farm(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Pat
         )
         feeds = write_feeds(tmp / "feeds.txt", farm.feed_lines())
         db = tmp / "blogs.db"
-        result = run_crawl(feeds, db, settings={"BATCH_SIZE": "4", "REFETCH_AFTER": "7d"}, clock=farm.clock)
+        result = run_crawl(feeds, db, settings={"BLOGS_BATCH_SIZE": "4", "BLOGS_REFETCH_AFTER": "7d"}, clock=farm.clock)
         assert result.returncode == 0, result.stderr[-3000:]
         yield db, farm  # the farm stays up: the index's links to the pages must work
 

@@ -21,8 +21,8 @@ from test_store_schema import NOW, add_page
 
 from commands.report import NOT_EXTRACTED
 from extractor.report_render import display_url
-from pipelines import jobs
-from pipelines.commentfeeds import parse_comment_feed
+from jobs import extraction
+from jobs.commentfeeds import parse_comment_feed
 from store.sqlite import Store
 
 pytestmark = pytest.mark.slow
@@ -39,7 +39,7 @@ def scrapy(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def store_db(tmp_path_factory: pytest.TempPathFactory, corpus_root: Path) -> Path:
     db = tmp_path_factory.mktemp("report-store") / "blogs.db"
     store = Store(db)
-    cfg = jobs.JobConfig(str(db), batch_size=10)
+    cfg = extraction.JobConfig(str(db), batch_size=10)
     truth = corpus_pages(corpus_root, SITE)
     stored(store, truth[:10], SITE)
     # Comment feeds read just before the first fetch of two commented articles; the second feed
@@ -52,9 +52,9 @@ def store_db(tmp_path_factory: pytest.TempPathFactory, corpus_root: Path) -> Pat
         entries = parse_comment_feed(body, row["url"] + "feed/")
         with store.transaction():
             store.store_feed_comments(article=row["url"], site=SITE, entries=entries[n:], fetched_at=NOW + 60 * k - 1)
-    assert jobs.run_batch(cfg, 1).pages == 10
+    assert extraction.run_batch(cfg, 1).pages == 10
     later = stored(store, truth[10:16], SITE, start=20)
-    assert jobs.run_pages(cfg, SITE, later).pages == 6
+    assert extraction.run_pages(cfg, SITE, later).pages == 6
     # A re-fetch stored but not extracted yet: its view must say so.
     add_page(store, truth[12]["url"], truth[12]["body"], kind="refetch", at=NOW + 3600, site=SITE)
     store.close()

@@ -198,7 +198,11 @@ def test_blogs_spider_runs_under_scrapyd_from_an_egg(farm: BlogFarm, scrapyd: Sc
 
     # Farm URLs are 127.0.0.1 literals: the tests' loopback-only resolver is not in the egg.
     settings = {k: v for k, v in TEST_SETTINGS.items() if k != "TWISTED_DNS_RESOLVER"}
-    settings |= {"BLOGS_DB": str(db), "BLOGS_CLOCK_OFFSET": f"{clock_offset(farm.clock):.3f}", "REFETCH_AFTER": "7d"}
+    settings |= {
+        "BLOGS_DB": str(db),
+        "BLOGS_CLOCK_OFFSET": f"{clock_offset(farm.clock):.3f}",
+        "BLOGS_REFETCH_AFTER": "7d",
+    }
     job = scrapyd.schedule(
         [("project", NAME), ("spider", "blogs"), ("feeds", str(feeds))]
         + [("setting", f"{k}={v}") for k, v in settings.items()]

@@ -29,8 +29,8 @@ def settings_with(**given: str) -> Settings:
 
 def test_the_project_defaults_and_the_test_settings_pass() -> None:
     values = check_settings(settings_with(**TEST_SETTINGS))
-    assert values["BATCH_SIZE"] == 10 and values["EXTRACT_MODE"] == "process"
-    assert values["REFETCH_AFTER"] == [3600.0, 21600.0, 86400.0, 259200.0, 604800.0, 2592000.0]
+    assert values["BLOGS_BATCH_SIZE"] == 10 and values["BLOGS_EXTRACT_MODE"] == "process"
+    assert values["BLOGS_REFETCH_AFTER"] == [3600.0, 21600.0, 86400.0, 259200.0, 604800.0, 2592000.0]
     assert "BLOGS_DB" not in values  # the empty default means "blogs.db next to scrapy.cfg"
 
 
@@ -52,16 +52,16 @@ def test_every_harvester_setting_of_the_project_has_a_row() -> None:
 @pytest.mark.parametrize(
     ("name", "value", "accepts"),
     [
-        ("REFETCH_AFTER", "abc", "durations above 0"),
-        ("REFETCH_AFTER", "-1h", "durations above 0"),
+        ("BLOGS_REFETCH_AFTER", "abc", "durations above 0"),
+        ("BLOGS_REFETCH_AFTER", "-1h", "durations above 0"),
         ("BLOGS_FEED_MIN_INTERVAL", "abc", "a number of seconds of at least 1"),
         ("BLOGS_LEASE_SECONDS", "x", "a number of seconds of at least 1"),
-        ("BATCH_SIZE", "0", "a whole number of at least 1"),
+        ("BLOGS_BATCH_SIZE", "0", "a whole number of at least 1"),
         ("BLOGS_MUTE_AFTER", "-1", "a whole number of at least 1"),
-        ("EXTRACT_WORKERS", "0", "a whole number from 1 to 256"),
-        ("EXTRACT_MODE", "off", "process or thread"),
-        ("EXTRACT_ENABLED", "maybe", "True or False"),
-        ("EXTRACT_DRIFT_THRESHOLD", "1.5", "a share from 0 to 1"),
+        ("BLOGS_EXTRACT_WORKERS", "0", "a whole number from 1 to 256"),
+        ("BLOGS_EXTRACT_MODE", "off", "process or thread"),
+        ("BLOGS_EXTRACT_ENABLED", "maybe", "True or False"),
+        ("BLOGS_EXTRACT_DRIFT_THRESHOLD", "1.5", "a share from 0 to 1"),
         ("DOWNLOAD_TIMEOUT", "nan", "a number of seconds above 0"),
         ("BLOGS_CONTACT", "a\nb", "one line"),
     ],
@@ -74,7 +74,9 @@ def test_a_bad_value_is_named_with_what_it_accepts(name: str, value: str, accept
     assert "\n" not in message
 
 
-@pytest.mark.parametrize("name", ["BLOGS_DB", "BLOGS_FEEDS", "BLOGS_CONTACT", "BATCH_SIZE", "REFETCH_AFTER"])
+@pytest.mark.parametrize(
+    "name", ["BLOGS_DB", "BLOGS_FEEDS", "BLOGS_CONTACT", "BLOGS_BATCH_SIZE", "BLOGS_REFETCH_AFTER"]
+)
 def test_an_empty_value_given_by_the_user_is_refused(name: str) -> None:
     with pytest.raises(SettingError, match=f"^setting {name} is empty: it takes .* \\(or leave it out\\)$"):
         check_settings(settings_with(**{name: ""}))
@@ -132,9 +134,12 @@ def test_bad_settings_and_arguments_end_the_crawl_in_one_line_exit_2_touching_no
     # Port 9 of 127.0.0.1 (discard) answers nothing here: a crawl that did start would write a store.
     write_feeds(tmp_path / "feeds.txt", ["http://127.0.0.1:9/feed.xml dead"])
     cases = {
-        ("-s", "REFETCH_AFTER=abc"): "setting REFETCH_AFTER='abc' is not valid: it takes durations",
+        ("-s", "BLOGS_REFETCH_AFTER=abc"): "setting BLOGS_REFETCH_AFTER='abc' is not valid: it takes durations",
         ("-s", "BLOGS_LEASE_SECONDS=x"): "setting BLOGS_LEASE_SECONDS='x' is not valid",
-        ("-s", "BATCH_SIZE=0"): "setting BATCH_SIZE='0' is not valid: it takes a whole number of at least 1",
+        (
+            "-s",
+            "BLOGS_BATCH_SIZE=0",
+        ): "setting BLOGS_BATCH_SIZE='0' is not valid: it takes a whole number of at least 1",
         ("-s", "BLOGS_DB="): "setting BLOGS_DB is empty",
         ("-a", "feeds="): "spider argument -a feeds is empty",
         ("-a", "feed=other.txt"): "spider argument -a feed='other.txt' is unknown (did you mean feeds?)",

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from test_pipeline_batches import corpus_pages, stored
 
-from pipelines import jobs
+from jobs import extraction
 from store import open_store
 
 SITE = "tt21"
@@ -19,10 +19,10 @@ def test_batch_and_profile_extractions_store_method_confidence_and_date_precisio
     store = open_store(fresh_db)
     truth = corpus_pages(corpus_root, SITE)
     stored(store, truth[:10], SITE)
-    cfg = jobs.JobConfig(fresh_db, batch_size=10)
-    assert jobs.run_batch(cfg, 1).pages == 10
+    cfg = extraction.JobConfig(fresh_db, batch_size=10)
+    assert extraction.run_batch(cfg, 1).pages == 10
     later = stored(store, truth[10:14], SITE, start=20)
-    assert jobs.run_pages(cfg, SITE, later).pages == 4
+    assert extraction.run_pages(cfg, SITE, later).pages == 4
 
     conn = store.db
     decided = dict(conn.execute("SELECT DISTINCT method, decided_by FROM extractions").fetchall())

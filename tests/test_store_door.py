@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parents[1]
-CALLERS = ("commands", "pipelines", "crawler", "bench")
+CALLERS = ("commands", "pipelines", "jobs", "crawler", "bench")
 
 
 def caller_files() -> list[Path]:

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from crawl_helpers import PROJECT, _env
 
-from crawler.lock import RunLock
 from store import open_existing_store
+from store.lockfile import RunLock
 from store.sqlite import Store, StoreError
 from store.storefile import APPLICATION_ID
 
@@ -318,7 +318,7 @@ def test_a_store_whose_folder_cannot_be_created_is_refused(tmp_path: Path) -> No
 
 CRAWL_IN_CHILD = """
 import sys, time
-from crawler.lock import RunLock
+from store.lockfile import RunLock
 from store.sqlite import Store
 lock = RunLock(sys.argv[1] + ".lock")
 assert lock.acquire(), "the lock is free"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from test_store_schema import NOW, add_page
 
 from crawler.articlefetching import home_page_url
-from pipelines.jobs import set_made_of
+from jobs.extraction import set_made_of
 from store import open_store
 
 

@@ -23,9 +23,9 @@ from extractor.warc import ArchiveIndex, CaptureReader
 from extractor.warccli import CommentFeeds
 from extractor.warcsites import group_sites
 from farm import BlogFarm
-from pipelines import jobs
-from pipelines.warcimport import import_archives, plan_import, store_file
-from pipelines.warcwriter import Written, export_warc_file
+from jobs import extraction
+from jobs.warcimport import import_archives, plan_import, store_file
+from jobs.warcwriter import Written, export_warc_file
 from store import open_store
 
 HOUR = 3600.0
@@ -101,7 +101,7 @@ def test_a_wget_archive_is_imported_by_site_with_its_comment_feeds_and_once(farm
     assert rows(db, "SELECT COUNT(*) FROM comment_feed_fetches") == [(len(urls),)]
     assert rows(db, "SELECT COUNT(*) FROM feed_comments")[0][0] > 0
     assert rows(db, "SELECT COUNT(*) FROM comments")[0][0] > 0
-    # A full batch (BATCH_SIZE 10) taught the site its profile, as in a crawl.
+    # A full batch (BLOGS_BATCH_SIZE 10) taught the site its profile, as in a crawl.
     assert rows(db, "SELECT COUNT(*) FROM batches WHERE state = 'done'") == [(1,)]
     before = rows(db, "SELECT COUNT(*) FROM snapshots")
     again = scrapy(db, "import-warc", str(archive))
@@ -213,14 +213,14 @@ def test_import_gives_the_same_rows_on_both_backends(farm: BlogFarm, tmp_path: P
     for location in (reference, fresh_db):
         with open_store(location) as store:
             plan, report = import_archives(store, [str(archive)], batch_size=5)
-        jobs.close_stores()
+        extraction.close_stores()
         assert (report.files, report.pages, report.sites) == (1, len(urls), 1)
     expected = store_rows(reference)
     assert len(expected["posts"]) == len(urls) and expected["comments"]
     assert store_rows(fresh_db) == expected
     with open_store(fresh_db) as store:  # given again: skipped, nothing written
         plan, report = import_archives(store, [str(archive)], batch_size=5)
-    jobs.close_stores()
+    extraction.close_stores()
     assert (plan.already, report.pages) == ([str(archive)], 0)
     out = tmp_path / "again.warc.gz"  # exported from that backend, read back by warcio
     with open_store(fresh_db, read_only=True) as store:
@@ -240,7 +240,7 @@ def test_an_import_stopped_after_storing_is_extracted_when_run_again(farm: BlogF
             store_file(store, plan, file)
     with open_store(location) as store:
         plan, report = import_archives(store, [str(archive)], batch_size=5)
-    jobs.close_stores()
+    extraction.close_stores()
     assert (plan.already, report.pages, report.sites, report.extracted) == ([str(archive)], 0, 1, len(urls))
     assert len(rows(Path(location), "SELECT url FROM posts")) == len(urls)
 

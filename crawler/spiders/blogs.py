@@ -9,6 +9,11 @@ PostgreSQL store: each fetches the sites it holds leases on (crawler.leasing); `
 restricts a run to the K-th of N fixed shares of the sites instead (by a hash of the site name).
 The spider does no extraction: each fetched article page
 becomes a `PageItem` that PersistPagePipeline commits before anything else sees it.
+
+The spider polls feeds and fetches articles; the run around it is Scrapy extensions wired by
+signals (crawler/extensions/): the crawl lock, the run record and its summary, the site leases and
+watch mode's timer. The spider opens the store and tells them (crawler.signals.run_opened), and
+tells them again before it closes the store (run_closing).
 """
 
 from __future__ import annotations
@@ -25,8 +30,7 @@ from typing import Any
 from scrapy import Request, Spider, signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import CloseSpider, DontCloseSpider
-from scrapy.utils.asyncio import CallLaterResult, call_later
-from twisted.internet.task import LoopingCall
+from scrapy.settings import BaseSettings
 from twisted.python.failure import Failure
 
 from crawler.articlefetching import ArticleFetching
@@ -35,16 +39,12 @@ from crawler.connectors import ConnectorSettings
 from crawler.feedpolling import FeedPolling
 from crawler.feedsfile import FeedsFileError, load_feeds_file
 from crawler.items import CommentApiItem, CommentFeedItem, PageItem
-from crawler.leasing import SiteLeases, site_given_back
-from crawler.lock import RunLock, run_lock
-from crawler.outcome import store_failed, store_guard, summary_text
+from crawler.leasing import SiteLeases
+from crawler.outcome import store_failed, store_guard
 from crawler.schedule import DEFAULT_REFETCH_AFTER, parse_durations
-from crawler.validation import check_arguments, check_settings
+from crawler.signals import run_closing, run_opened
+from crawler.validation import accept_old_names, check_arguments, check_settings
 from store import StoreBackend, default_db_path, open_store, store_location
-from store.clock import to_iso
-from store.leases import worker_name
-from store.pglock import PgRunLock
-from store.postgres import is_database_url, redact
 
 
 def parse_shard(value: str | None) -> tuple[int, int] | None:
@@ -67,16 +67,8 @@ def feeds_file_path(argument: str | None, setting: str | None) -> Path:
     return Path(argument or setting or str(default_db_path(None).parent / "feeds.txt")).expanduser()
 
 
-# Watch mode logs its next wake-up at INFO when it sleeps at least this long (seconds).
-WAKE_UP_INFO_SECONDS = 5.0
-# How often a worker holding a limited number of sites (PostgreSQL) looks for more, seconds.
-TOP_UP_SECONDS = 1.0
-
-
 class BlogsSpider(FeedPolling, ArticleFetching, CommentApiFetching):
     name = "blogs"
-    lease_seconds: float  # BLOGS_LEASE_SECONDS: a site lease lapses this long after its last renewal
-    lease_sites: int  # BLOGS_LEASE_SITES: most sites a worker holds at once on a shared store
 
     def __init__(
         self,
@@ -97,8 +89,6 @@ class BlogsSpider(FeedPolling, ArticleFetching, CommentApiFetching):
         self.force: bool = arguments.get("force", False)
         self.unmute_arg: str | None = arguments.get("unmute")
         self.store: StoreBackend | None = None
-        self.lock: RunLock | PgRunLock | None = None
-        self.run_id = 0
         self.rng = random.Random()
         self.sources: dict[str, str] = {}  # feed url (as listed) -> site name
         self.feeds_mtime: float | None = None
@@ -109,15 +99,17 @@ class BlogsSpider(FeedPolling, ArticleFetching, CommentApiFetching):
         self.handled: set[str] = set()
         self.logged: dict[tuple[str, str], float] = {}
         self.held_sites: dict[str, float] = {}  # site -> end of its Retry-After (store: sites.throttled_until)
-        self.timer: CallLaterResult | None = None
-        self.leases: SiteLeases | None = None  # the sites this worker fetches (crawler.leasing)
-        self.renewal: LoopingCall | None = None
-        self.top_up: LoopingCall | None = None
+        # The sites this worker fetches (crawler.leasing), set by crawler.extensions.leases; None: every site.
+        self.leases: SiteLeases | None = None
         self.closing = False
-        self.started = time.monotonic()
-        self.started_at = ""  # run start on the crawler's clock (ISO), for the comment counts
-        self.versions_before = 0  # comment_versions rows at the start, when the table exists
-        self.comments_before = (0, 0)  # (comments, marked gone) at the start
+
+    @classmethod
+    def update_settings(cls, settings: BaseSettings) -> None:
+        """Settings given under their old names move to their BLOGS_ names, for a crawl not started by
+        the `crawl` command (which moved them already, so this warns only once)."""
+        super().update_settings(settings)
+        for warning in accept_old_names(settings):
+            logging.getLogger("blogs").warning("%s", warning)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> BlogsSpider:
@@ -126,21 +118,14 @@ class BlogsSpider(FeedPolling, ArticleFetching, CommentApiFetching):
         checked = check_settings(s)  # the `crawl` command checked them already; this is for other launchers
         spider.db_path = store_location(s.get("BLOGS_DB"))
         spider.feeds_path = feeds_file_path(spider.feeds_arg, s.get("BLOGS_FEEDS"))
-        spider.offsets = checked.get("REFETCH_AFTER") or parse_durations(DEFAULT_REFETCH_AFTER)
+        spider.offsets = checked.get("BLOGS_REFETCH_AFTER") or parse_durations(DEFAULT_REFETCH_AFTER)
         spider.min_interval = checked.get("BLOGS_FEED_MIN_INTERVAL", 300.0)
         spider.max_interval = checked.get("BLOGS_FEED_MAX_INTERVAL", 86400.0)
         spider.backoff_base = checked.get("BLOGS_BACKOFF_BASE", 300.0)
         spider.mute_after = checked.get("BLOGS_MUTE_AFTER", 8)
         spider.article_max_failures = checked.get("BLOGS_ARTICLE_MAX_FAILURES", 5)
         spider.max_entries = checked.get("BLOGS_MAX_ENTRIES", 500)
-        spider.max_sleep = checked.get("BLOGS_WATCH_MAX_SLEEP", 300.0)
         spider.clock_offset = checked.get("BLOGS_CLOCK_OFFSET", 0.0)
-        spider.lease_seconds = checked.get("BLOGS_LEASE_SECONDS", 300.0)
-        # Sites a worker holds at once on a shared store: as many as its request slots keep busy
-        # with AutoThrottle's per-site delays (4 x the sites it fetches from at the same moment).
-        per_site = checked.get("CONCURRENT_REQUESTS_PER_DOMAIN", 2)
-        default_sites = 4 * max(1, checked.get("CONCURRENT_REQUESTS", 16) // per_site)
-        spider.lease_sites = checked.get("BLOGS_LEASE_SITES", default_sites)
         spider.comment_api_budget = checked.get("BLOGS_COMMENT_API_BUDGET", DEFAULT_BUDGET)
         spider.comment_api_page_size = checked.get("BLOGS_COMMENT_API_PAGE_SIZE", DEFAULT_PAGE_SIZE)
         spider.comment_api_spent, spider.comment_api_window = {}, time.monotonic()
@@ -161,37 +146,16 @@ class BlogsSpider(FeedPolling, ArticleFetching, CommentApiFetching):
     # -- run lifecycle ---------------------------------------------------------------------
 
     async def start(self) -> AsyncIterator[Any]:
-        # The `crawl` command (commands/crawl.py) took this lock before anything opened
-        # the store, so this succeeds at once; it refuses only a run started some other way.
-        self.lock = run_lock(self.db_path, shared=True)
-        if not self.lock.acquire():
-            self.logger.error(
-                "Another crawl is using %s (%s); this run exits without fetching anything.",
-                redact(self.db_path),
-                self.lock.holder(),
-            )
-            self.inc("blogs/runs_locked_out")
-            self.lock = None
-            raise CloseSpider("already_running")
+        # The crawl lock is held already (crawler.extensions.runlock, at spider_opened).
         requests: list[Request] = []
         with store_guard(self.crawler, "starting the run"):
             self.store = open_store(self.db_path)
             self.keep_clock_monotonic()
-            self.started_at = to_iso(self.now())
-            self.versions_before = self.store.comment_versions_count()
-            self.comments_before = self.store.comment_totals()
             self.held_sites = self.store.throttled_sites(self.now())
-            self.run_id = self.store.start_run(now=self.now(), feeds_file=str(self.feeds_path), watch=self.watch)
-            # SQLite: one crawl at a time, it holds every site; PostgreSQL: workers divide them.
-            limit = self.lease_sites if is_database_url(self.db_path) else 0
-            self.leases = SiteLeases(
-                self.store, owner=worker_name(), lease=self.lease_seconds, limit=limit, on_give_back=self._gave_back
-            )
-            self.renewal = LoopingCall(self._renew_leases)
-            self.renewal.start(self.lease_seconds / 3, now=False)
-            if limit:  # a worker holding some sites: take the next as soon as one is done, not in waves
-                self.top_up = LoopingCall(self._take_more_sites)
-                self.top_up.start(TOP_UP_SECONDS, now=False)
+            # The run record and the site leases (crawler.extensions) start here, in that order.
+            self.crawler.signals.send_catch_log(run_opened, spider=self, store=self.store)
+            if store_failed(self.crawler):
+                return
             if not self._load_feeds(first=True):
                 raise CloseSpider("no_feeds")
             self._apply_unmute()
@@ -309,8 +273,10 @@ class BlogsSpider(FeedPolling, ArticleFetching, CommentApiFetching):
             return []
         self._load_feeds()
         now = self.now()
-        assert self.leases is not None
-        feeds = self.leases.feeds(self.sources, busy=self._busy_sites(), now=now, force=self.force)
+        if self.leases is None:
+            feeds = list(self.sources)
+        else:
+            feeds = self.leases.feeds(self.sources, busy=self.busy_sites(), now=now, force=self.force)
         polls: list[Request] = []
         rows = self.store.due_feeds(feeds, now + 3650 * 86400 if self.force else now)
         rows = self.without_held_sites(rows, "feeds", now)
@@ -333,63 +299,28 @@ class BlogsSpider(FeedPolling, ArticleFetching, CommentApiFetching):
                 later.extend(self._refetch_requests(art, now))
         return first + polls + later
 
-    def _busy_sites(self) -> set[str]:
+    def busy_sites(self) -> set[str]:
         """Sites with a feed poll or a page fetch in flight (their leases are kept)."""
         assert self.store is not None
         feeds = {self.sources[url] for url in self.inflight_feeds if url in self.sources}
         return feeds | self.store.article_sites(sorted(self.inflight_articles | self.inflight_comment_feeds))
 
-    def _gave_back(self, site: str) -> None:
-        self.crawler.signals.send_catch_log(site_given_back, site=site)
-
-    def _take_more_sites(self) -> None:
-        """Give back the sites that are done and claim others with work due, while the others are still
-        being fetched: without it a worker would claim its next sites only when all of them are done."""
-        if self.store is None or self.leases is None or self.closing or store_failed(self.crawler):
-            return
-        if len(self._busy_sites()) >= self.leases.limit:
-            return
-        with store_guard(self.crawler, "claiming sites"):
-            for request in self._due_requests():
+    def schedule_due(self, doing: str) -> int:
+        """Hand the engine everything due now (a store fault stops the crawl: `doing` says when); how many."""
+        requests: list[Request] = []
+        with store_guard(self.crawler, doing):
+            requests = self._due_requests()
+            for request in requests:
                 self.crawler.engine.crawl(request)  # type: ignore[union-attr]
-
-    def _renew_leases(self) -> None:
-        if self.store is None or self.leases is None or self.closing or store_failed(self.crawler):
-            return
-        with store_guard(self.crawler, "renewing the site leases"):
-            self.leases.renew(self.now())
-
-    # -- watch mode ------------------------------------------------------------------------
+        return len(requests)
 
     def _on_idle(self) -> None:
+        """Schedule what fell due meanwhile (refetches wait for the feed polls); watch mode's wait
+        when nothing is due is crawler.extensions.watch's."""
         if self.closing or self.store is None or store_failed(self.crawler):
             return
-        requests: list[Request] = []
-        with store_guard(self.crawler, "scheduling fetches"):
-            requests = self._due_requests()
-        for request in requests:
-            self.crawler.engine.crawl(request)  # type: ignore[union-attr]
-        if requests:
+        if self.schedule_due("scheduling fetches"):
             raise DontCloseSpider
-        if not self.watch:
-            return
-        if self.timer is None:
-            due = self.store.next_due(list(self.sources))
-            delay = self.max_sleep if due is None else min(self.max_sleep, max(0.2, due - self.now()))
-            # At INFO when it sleeps long enough to look stuck; the short naps between fetches at DEBUG.
-            level = logging.INFO if delay >= WAKE_UP_INFO_SECONDS else logging.DEBUG
-            wake = to_iso(self.now() + delay)[11:19]
-            self.logger.log(level, "Watch mode: nothing due; next wake-up in %.0f s (%s UTC)", delay, wake)
-            self.timer = call_later(delay, self._wake)
-        raise DontCloseSpider
-
-    def _wake(self) -> None:
-        self.timer = None
-        if self.closing:
-            return
-        with store_guard(self.crawler, "scheduling fetches"):
-            for request in self._due_requests():
-                self.crawler.engine.crawl(request)  # type: ignore[union-attr]
 
     # -- store faults in errbacks (callbacks: crawler.outcome.StoreFaultLogFormatter) --------
 
@@ -419,51 +350,15 @@ class BlogsSpider(FeedPolling, ArticleFetching, CommentApiFetching):
         if request.meta.get("reading"):  # a comment thread read (crawler.commentapi); the next page read retries it
             self.inflight_comment_feeds.discard(request.meta["reading"].article["url"])
 
-    def _store_counts(self) -> dict[str, int]:
-        """The summary's counts that live in the store: comments added, marked gone or edited during
-        this run (differences from its start: also those of pages a crashed run left), feeds muted in all."""
-        assert self.store is not None
-        total, gone_total = self.store.comment_totals()
-        new, gone = max(0, total - self.comments_before[0]), max(0, gone_total - self.comments_before[1])
-        return {
-            "blogs/comments_new": new,
-            "blogs/comments_gone": gone,
-            "blogs/comments_edited": max(0, self.store.comment_versions_count() - self.versions_before),
-            # pages whose comments load by script and could not be read: never "no comments"
-            "blogs/comments_not_read": self.store.comments_not_read_since(self.started_at),
-            "blogs/feeds_muted_total": self.store.count_muted(list(self.sources)) if self.store else 0,
-        }
-
     def _on_closed(self, spider: Spider, reason: str) -> None:
-        """Close the run: its counts into the stats and the `runs` row, the store, the lock.
+        """Let the run's extensions finish (crawler.signals.run_closing), then close the store.
 
-        The `crawl` command logs the summary as the run's last line, with the exit code."""
+        The crawl lock is given back after this (crawler.extensions.runlock)."""
         self.closing = True
-        if self.timer is not None:
-            self.timer.cancel()
-            self.timer = None
-        for loop in (self.renewal, self.top_up):
-            if loop is not None and loop.running:
-                loop.stop()
-        stats = self.crawler.stats
-        assert stats is not None
-        stats.set_value("blogs/run_seconds", round(time.monotonic() - self.started, 3))
+        if self.store is None:
+            return
         try:
-            if self.store is not None and self.started_at:
-                with store_guard(self.crawler, "counting the run's comments"):
-                    for key, value in self._store_counts().items():
-                        stats.set_value(key, value)
-                if self.leases is not None:
-                    with store_guard(self.crawler, "giving the site leases back"):
-                        self.leases.release()
-                with store_guard(self.crawler, "recording the run"):
-                    snapshot = stats.get_stats()
-                    self.store.finish_run(
-                        self.run_id, now=self.now(), reason=reason, summary=summary_text(snapshot), stats=snapshot
-                    )
+            self.crawler.signals.send_catch_log(run_closing, spider=self, store=self.store, reason=reason)
         finally:
-            if self.store is not None:
-                self.store.close()
-                self.store = None
-            if self.lock is not None:
-                self.lock.release()
+            self.store.close()
+            self.store = None

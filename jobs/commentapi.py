@@ -17,7 +17,7 @@ from typing import Any
 from extractor.commentfeed import html_text
 from extractor.records import CommentRecord
 from extractor.rendered import rendered_comments
-from pipelines.commentparsers import (
+from jobs.commentparsers import (
     commento_comments,
     cusdis_comments,
     disqus_comments,

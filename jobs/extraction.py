@@ -31,7 +31,7 @@ from typing import Any
 
 from extractor import Page, PageExtraction, SiteProfile, extract_and_learn, learn_profile
 from extractor.commentsystems import detect_comment_system
-from pipelines.commentfeeds import process_comment_feed
+from jobs.commentfeeds import process_comment_feed
 from store import StoreBackend, open_store
 from store.clock import to_iso
 from store.comments import comment_dicts

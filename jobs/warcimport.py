@@ -14,7 +14,7 @@ pages stored, file recorded), extract_imported (the crawl's extraction jobs) ove
    article's oldest capture is its `first` fetch, later ones `refetch`), each comment feed that
    an entry announced (wfw:commentRss) as a `comment_feed_fetches` row, as the crawl stores them;
    then the file is recorded. Bodies are read again one at a time: memory holds one page.
-3. Extract, site by site, with the crawl's jobs (pipelines.jobs): comment feeds parsed, first
+3. Extract, site by site, with the crawl's jobs (jobs.extraction): comment feeds parsed, first
    fetches batched by publication order (store.batches), each full batch extracted as one set
    and its profile learned, the other pages with the newest profile, a site without a full
    batch provisionally. Other sites' comment identifiers count as of the import's start.
@@ -41,8 +41,8 @@ from extractor.warc import (
     RecordRef,
 )
 from extractor.warcsites import comment_feed_keys, feed_entries, group_sites
-from pipelines import jobs
-from pipelines.reextract import prepare
+from jobs import extraction
+from jobs.reextract import prepare
 from store import StoreBackend
 from store.clock import to_iso
 from store.pages import PageRecord
@@ -293,27 +293,27 @@ def _store_feeds_and_record(
         )
 
 
-def prepare_extraction(store: StoreBackend, cfg: jobs.JobConfig) -> None:
+def prepare_extraction(store: StoreBackend, cfg: extraction.JobConfig) -> None:
     """Before the sites' extraction: comment feeds parsed (evidence), first fetches batched."""
     try:
         prepare(store, cfg)
     finally:
-        jobs.close_stores()
+        extraction.close_stores()
     store.assign_unbatched(cfg.batch_size, time.time())
 
 
-def extract_site(store: StoreBackend, cfg: jobs.JobConfig, site: str) -> int:
+def extract_site(store: StoreBackend, cfg: extraction.JobConfig, site: str) -> int:
     """One site's pages extracted as the crawl does at its end; returns the pages extracted."""
     pages = 0
     for batch in store.full_batches(site):
-        pages += jobs.run_batch(cfg, batch).pages
-    pages += jobs.run_pending(cfg, site).pages
-    pages += jobs.run_provisional(cfg, site).pages
+        pages += extraction.run_batch(cfg, batch).pages
+    pages += extraction.run_pending(cfg, site).pages
+    pages += extraction.run_provisional(cfg, site).pages
     return pages
 
 
 def extract_imported(
-    store: StoreBackend, cfg: jobs.JobConfig, sites: list[str], progress: Callable[[str], None] | None = None
+    store: StoreBackend, cfg: extraction.JobConfig, sites: list[str], progress: Callable[[str], None] | None = None
 ) -> int:
     """Step 3 in this process; returns the pages extracted."""
     prepare_extraction(store, cfg)
@@ -324,7 +324,7 @@ def extract_imported(
             if progress is not None:
                 progress(f"extracted {number}/{len(sites)} sites ({site}): {total} pages so far")
     finally:
-        jobs.close_stores()
+        extraction.close_stores()
     return total
 
 
@@ -332,7 +332,7 @@ def import_archives(
     store: StoreBackend, paths: list[str], *, batch_size: int = 10, progress: Callable[[str], None] | None = None
 ) -> tuple[ImportPlan, ImportReport]:
     """The whole import in this process (see the module docstring)."""
-    cfg = jobs.JobConfig(store.location, batch_size=max(2, batch_size), known_before=to_iso(time.time()))
+    cfg = extraction.JobConfig(store.location, batch_size=max(2, batch_size), known_before=to_iso(time.time()))
     plan = plan_import(store, paths, progress)
     report = ImportReport(files=len(plan.files), sites=len(plan.sites))
     for number, archive in enumerate(plan.files, 1):

@@ -1,4 +1,4 @@
-"""`scrapy import-warc --dask ADDRESS|local:N`: the import of pipelines.warcimport on a Dask cluster,
+"""`scrapy import-warc --dask ADDRESS|local:N`: the import of jobs.warcimport on a Dask cluster,
 by file and then by site.
 
 with dask_client("local:2") as client:
@@ -10,7 +10,7 @@ with dask_client("local:2") as client:
 3. One task per file stores its pages (bodies read on the worker), each after the one before
    (a task takes the previous one's result as argument), so snapshot ids come in the same order
    as in a single-process import: the same store, row for row.
-4. One task per site, largest first, extracts its pages from the store (pipelines.warcimport.
+4. One task per site, largest first, extracts its pages from the store (jobs.warcimport.
    extract_site) on a worker that opens the store itself: a site's pages are gathered by the
    store, by site key, on the cluster. Other sites' identifiers count as of the import's start,
    so the rows are those of the single-process import.
@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from extractor.warc import ArchiveIndex
-from pipelines import jobs
-from pipelines.warcimport import (
+from jobs import extraction
+from jobs.warcimport import (
     ArchiveFile,
     ImportPlan,
     ImportReport,
@@ -91,12 +91,12 @@ class SiteTask:
 
 def extract_site_task(task: SiteTask) -> int:
     """Task: one site's extraction, through the worker's own connection."""
-    cfg = jobs.JobConfig(task.location, batch_size=task.batch_size, known_before=task.known_before)
+    cfg = extraction.JobConfig(task.location, batch_size=task.batch_size, known_before=task.known_before)
     try:
         with open_store(task.location, create=False) as store:
             return extract_site(store, cfg, task.site)
     finally:
-        jobs.close_stores()
+        extraction.close_stores()
 
 
 def import_on_dask(
@@ -107,11 +107,11 @@ def import_on_dask(
     batch_size: int = 10,
     progress: Callable[[str], None] | None = None,
 ) -> tuple[ImportPlan, ImportReport]:
-    """The import of pipelines.warcimport.import_archives, its reading and extraction on `client`'s cluster."""
+    """The import of jobs.warcimport.import_archives, its reading and extraction on `client`'s cluster."""
     from distributed import as_completed
 
     say = progress or (lambda _text: None)
-    cfg = jobs.JobConfig(store.location, batch_size=max(2, batch_size), known_before=to_iso(time.time()))
+    cfg = extraction.JobConfig(store.location, batch_size=max(2, batch_size), known_before=to_iso(time.time()))
     files, already = archive_files(store, paths)
     reading = {client.submit(index_file, f.path, pure=False): f.path for f in files}
     found: dict[str, ArchiveIndex] = {}

@@ -3,7 +3,7 @@
 with dask_client("local:2") as client:          # or "tcp://scheduler:8786"
     report, plan = reextract_on_dask(store, client, since_text="7d")
 
-Each site is one task (pipelines.reextract.reextract_site: its profiles learned again, each done
+Each site is one task (jobs.reextract.reextract_site: its profiles learned again, each done
 batch extracted again as one set, the other pages with their profile version, what a killed
 crawl left undone completed), run on a worker that opens the store itself by its location and
 writes its results in short transactions (SQLite serializes writers; PostgreSQL's write lock is
@@ -23,8 +23,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pipelines import jobs
-from pipelines.reextract import ReextractReport, prepare, reextract_site
+from jobs import extraction
+from jobs.reextract import ReextractReport, prepare, reextract_site
 from store import StoreBackend, open_store
 from store.clock import to_iso
 from store.query import parse_since
@@ -140,14 +140,14 @@ class SiteTask:
 
 def run_site(task: SiteTask) -> ReextractReport:
     """A worker's task: re-extract the site through its own connection, then mark it done."""
-    cfg = jobs.JobConfig(task.location, batch_size=task.batch_size, known_before=task.known_before)
+    cfg = extraction.JobConfig(task.location, batch_size=task.batch_size, known_before=task.known_before)
     report = ReextractReport(sites=1)
     try:
         with open_store(task.location, create=False) as store:
             reextract_site(store, cfg, task.site, report, known=task.known, since=task.since)
             store.finish_reextraction_site(task.scope, task.site, pages=report.pages, now=time.time())
     finally:
-        jobs.close_stores()  # the jobs' own connections: a long-lived worker keeps none open
+        extraction.close_stores()  # the jobs' own connections: a long-lived worker keeps none open
     return report
 
 
@@ -181,11 +181,11 @@ def reextract_on_dask(
     scope = scope_of(site, since_text)
     stopped = store.unfinished_reextraction(scope)
     started, since = stopped if stopped else (to_iso(time.time()), parse_since(since_text) if since_text else None)
-    cfg = jobs.JobConfig(store.location, batch_size=batch_size, known_before=started)
+    cfg = extraction.JobConfig(store.location, batch_size=batch_size, known_before=started)
     try:
         prepare(store, cfg)
     finally:
-        jobs.close_stores()
+        extraction.close_stores()
     counts = store.page_counts(since)
     sites = [s for s in counts if site is None or s == site]
     plan = store.begin_reextraction(scope, started=started, since=since, sites=sites)

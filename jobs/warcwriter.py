@@ -10,7 +10,7 @@ Content-Length is the body's), the `request` that fetched it, and a `metadata` r
 (`application/warc-fields`, extractor.warc.NOTE_FIELDS) with the fetch time, the site and article
 as the crawl keyed them, and the feed entry that led to it. Both point at the response with
 WARC-Concurrent-To. A comment feed is a response and a metadata record (kind: comment-feed), so a
-second import (pipelines.warcimport) rebuilds the same store: same sites, articles, batches.
+second import (jobs.warcimport) rebuilds the same store: same sites, articles, batches.
 """
 
 from __future__ import annotations

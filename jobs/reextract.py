@@ -9,7 +9,7 @@ version that extracted it. With the same extractor the result is the same rows (
 after an upgrade it is what the crawl would have stored with the new extractor. Full batches,
 pages never extracted and comment feeds never parsed (a crawl was killed) are completed as the
 next crawl would. What one site reads of the others (their comment identifiers) is taken at the
-start, so the sites' order does not matter: pipelines.distributed runs them in parallel, one Dask
+start, so the sites' order does not matter: jobs.reextract_dask runs them in parallel, one Dask
 task each, with the same result. `since` re-extracts only what holds pages fetched since then.
 """
 
@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from extractor import DEFAULT, SiteProfile, extract_site, learn_profile
-from pipelines import jobs
+from jobs import extraction
 from store import StoreBackend
 from store.clock import to_iso
 
@@ -45,9 +45,9 @@ def _relearn_profiles(store: StoreBackend, site: str, known: frozenset[str]) -> 
         ids = json.loads(row["snapshots"] or "[]")
         snaps = store.load_snapshots(ids)
         old = SiteProfile.from_json(row["profile"]) if row["profile"] else None
-        profile = learn_profile(jobs.pages_of(store, snaps), old.options if old else DEFAULT, known)
+        profile = learn_profile(extraction.pages_of(store, snaps), old.options if old else DEFAULT, known)
         profile.learned_at = old.learned_at if old else profile.learned_at  # same JSON when nothing changed
-        jobs.inherit_layout(profile, learned.get(int(row["version"]) - 1))
+        extraction.inherit_layout(profile, learned.get(int(row["version"]) - 1))
         learned[int(row["version"])] = profile
         store.update_profile(
             site,
@@ -61,7 +61,7 @@ def _relearn_profiles(store: StoreBackend, site: str, known: frozenset[str]) -> 
 
 def reextract_site(
     store: StoreBackend,
-    cfg: jobs.JobConfig,
+    cfg: extraction.JobConfig,
     site: str,
     report: ReextractReport,
     *,
@@ -81,16 +81,16 @@ def reextract_site(
         if recent is not None and recent.isdisjoint(members):
             continue
         snaps = store.load_snapshots(members)
-        pages = jobs.pages_of(store, snaps)
+        pages = extraction.pages_of(store, snaps)
         results = extract_site(pages, known_comment_ids=known)
         if batch["profile_version"] in profiles:
-            jobs.fill_records(pages, results, profiles[batch["profile_version"]])
+            extraction.fill_records(pages, results, profiles[batch["profile_version"]])
         rows = [
-            jobs.extraction_row(s, r, "batch", batch["id"], batch["profile_version"])
+            extraction.extraction_row(s, r, "batch", batch["id"], batch["profile_version"])
             for s, r in zip(snaps, results, strict=True)
         ]
         with store.transaction():
-            jobs.write_extractions(store, rows, force=True)
+            extraction.write_extractions(store, rows, force=True)
         report.batches += 1
         report.pages += len(rows)
     others = [
@@ -103,25 +103,25 @@ def reextract_site(
         version = dict(chunk)
         snaps = store.load_snapshots([i for i, _v in chunk])
         rows = [
-            jobs.extraction_row(s, profiles[version[s["id"]]].extract(page), "profile", None, version[s["id"]])
-            for s, page in zip(snaps, jobs.pages_of(store, snaps), strict=True)
+            extraction.extraction_row(s, profiles[version[s["id"]]].extract(page), "profile", None, version[s["id"]])
+            for s, page in zip(snaps, extraction.pages_of(store, snaps), strict=True)
         ]
         with store.transaction():
-            jobs.write_extractions(store, rows, force=True)
+            extraction.write_extractions(store, rows, force=True)
         report.pages += len(rows)
     # What a killed crawl left undone, as the next crawl would do it.
     for batch_id in store.full_batches(site):
-        report.pages += jobs.run_batch(cfg, batch_id).pages
+        report.pages += extraction.run_batch(cfg, batch_id).pages
         report.batches += 1
-    report.pages += jobs.run_pending(cfg, site).pages
-    report.pages += jobs.run_provisional(cfg, site).pages  # a site whose first batch never filled
+    report.pages += extraction.run_pending(cfg, site).pages
+    report.pages += extraction.run_provisional(cfg, site).pages  # a site whose first batch never filled
 
 
-def prepare(store: StoreBackend, cfg: jobs.JobConfig) -> None:
+def prepare(store: StoreBackend, cfg: extraction.JobConfig) -> None:
     """What every site's re-extraction needs first: comment feeds a crawl stored but did not parse
-    (killed, or EXTRACT_ENABLED off) are evidence."""
+    (killed, or BLOGS_EXTRACT_ENABLED off) are evidence."""
     for fetch_id in store.unprocessed_comment_feeds(max_attempts=1 << 30):
-        jobs.run_feed(cfg, fetch_id)
+        extraction.run_feed(cfg, fetch_id)
 
 
 def reextract(
@@ -135,8 +135,8 @@ def reextract(
     time, store.query.parse_since): only pages fetched then or later, see `reextract_site`."""
     report = ReextractReport()
     # Other sites' identifiers and profiles as of the start, as the crawl takes them (JobConfig):
-    # the sites' results then do not depend on their order, so pipelines.distributed gives the same.
-    cfg = jobs.JobConfig(store.location, batch_size=batch_size, known_before=to_iso(time.time()))
+    # the sites' results then do not depend on their order, so jobs.reextract_dask gives the same.
+    cfg = extraction.JobConfig(store.location, batch_size=batch_size, known_before=to_iso(time.time()))
     prepare(store, cfg)
     names = [site] if site else store.snapshot_sites()
     if since:
