@@ -24,7 +24,7 @@ test: $(STAMP)
 	bash scripts/ensure_chromium.sh
 	bash scripts/ensure_postgres.sh
 	bash scripts/ensure_wget.sh
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 lint: $(STAMP)
 	$(BIN)/ruff check crawler extractor pipelines store commands farm setup.py
