@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import itertools
 import os
 import signal
 import sys
@@ -115,7 +116,10 @@ def _heavy(args: Any) -> str | None:
     words = [os.path.basename(w) for w in argv]
     if "scrapy" in words and "crawl" in words:
         return "a crawl (scrapy crawl)"
-    if any(w.startswith(("--dask", "dask-")) for w in words):
+    # --dask local:N starts a LocalCluster (a scheduler address only connects); the bench starts its own
+    if any(f"{w}={nxt}".startswith("--dask=local:") for w, nxt in itertools.pairwise([*words, ""])):
+        return "a Dask cluster"
+    if "distributed.py" in words or any(w.startswith("dask-") for w in words):
         return "a Dask cluster"
     if any("chrom" in w or "playwright" in w for w in words):
         return "a browser"
