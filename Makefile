@@ -25,7 +25,7 @@ test: $(STAMP)
 	bash scripts/ensure_postgres.sh
 	bash scripts/ensure_wget.sh
 	bash scripts/ensure_pywb.sh
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 lint: $(STAMP)
 	$(BIN)/ruff check crawler extractor jobs pipelines store commands farm setup.py

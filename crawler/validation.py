@@ -172,7 +172,6 @@ SETTINGS: tuple[Check, ...] = (
     Check("BLOGS_EXTRACT_MODE", one_of("process", "thread"), "process or thread"),
     Check("BLOGS_EXTRACT_WORKERS", whole(1, 256), "a whole number from 1 to 256"),
     Check("BLOGS_EXTRACT_DRIFT_THRESHOLD", number(0, 1), "a share from 0 to 1"),
-    Check("EXTRACT_TEST_WRITE_PAUSE", number(0), "a number of seconds of at least 0"),
     Check("BLOGS_COMMENT_FEED_AGREEMENT_MIN", number(0, 1), "a share from 0 to 1"),
     Check("BLOGS_COMMENT_FEED_AGREEMENT_DROP", number(0, 1), "a share from 0 to 1"),
     # Scrapy's own, as far as this project sets them: Scrapy reads them later, with a traceback.

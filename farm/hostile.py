@@ -83,7 +83,9 @@ def respond(
     o = rule.opts
     mode = rule.mode
     if mode == "slow":
-        stopping.wait(float(o.get("delay", 2.0)))
+        if o.get("gate") is not None:  # a test lets each request through by releasing the semaphore
+            _through(o["gate"], stopping)
+        stopping.wait(float(o.get("delay", 0.0 if o.get("gate") is not None else 2.0)))
         resp = normal()
         if o.get("chunk_delay"):
             resp = _trickle(resp, float(o["chunk_delay"]), int(o.get("chunk_size", 1024)), stopping)
@@ -110,6 +112,13 @@ def respond(
     if mode == "huge":
         return huge(int(o.get("size", 64 * MiB)), str(o.get("content_type", RSS)), bool(o.get("chunked", False)))
     raise ValueError(f"unknown misbehaviour {mode!r}")
+
+
+def _through(gate: threading.Semaphore, stopping: threading.Event) -> None:
+    """Wait for one of the gate's permits, or for the farm to stop."""
+    while not gate.acquire(timeout=0.1):
+        if stopping.is_set():
+            return
 
 
 def _status(o: dict[str, Any]) -> Response:

@@ -326,9 +326,10 @@ class BlogFarm:
         """Make a URL (its site only) or a path (on every site, or on `site`) answer badly.
 
         Modes and options: status (status=500, retry_after, body, headers), slow (delay=2.0,
-        chunk_delay, chunk_size), malformed (how="truncate"|"invalid"|"short"), html_as_feed
-        (body, content_type), redirect (location, status=301), entity_bomb (levels=10),
-        gzip_bomb (size=1 GiB inflated), huge (size=64 MiB, chunked=False), drop.
+        chunk_delay, chunk_size; gate: a threading.Semaphore, each answer waits for a permit, delay
+        then 0), malformed (how="truncate"|"invalid"|"short"), html_as_feed (body, content_type),
+        redirect (location, status=301), entity_bomb (levels=10), gzip_bomb (size=1 GiB inflated),
+        huge (size=64 MiB, chunked=False), drop.
         `prefix` matches every path starting with the given one; `times` limits the rule to the
         next n matching requests.
         """

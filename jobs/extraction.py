@@ -22,7 +22,6 @@ learns: its members are fixed by a stable key (store.batches), a site's batches 
 from __future__ import annotations
 
 import json
-import sys
 import threading
 import time
 from collections.abc import Sequence
@@ -45,7 +44,6 @@ class JobConfig:
     db_path: str
     batch_size: int = 10
     drift_threshold: float = 0.5  # template_match below this: the template drifted, re-learn
-    write_pause: float = 0.0  # tests only: seconds to hold the batch write transaction open
     # Comment identifiers of other sites come from profiles learned before this time (the run's
     # start), so that a batch does not learn differently when another site's batch finished first.
     known_before: str | None = None
@@ -233,9 +231,6 @@ def run_batch(cfg: JobConfig, batch_id: int) -> JobReport:
         rows = [extraction_row(s, r, "batch", batch_id, version) for s, r in zip(snaps, results, strict=True)]
         write_extractions(store, rows)
         store.finish_batch(batch_id, version, time.time())
-        if cfg.write_pause:
-            print(f"blogs: batch {batch_id} write in progress", file=sys.stderr, flush=True)
-            time.sleep(cfg.write_pause)
     report.pages, report.profile_version = len(snaps), version
     report.errors = sum(1 for r in results if r.error)
     report.seconds = time.monotonic() - started

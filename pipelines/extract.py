@@ -176,10 +176,9 @@ class ExtractPipeline:
         drift_threshold: float = 0.5,
         agreement_min: float = 0.8,
         agreement_drop: float = 0.15,
-        write_pause: float = 0.0,
         stats: StatsCollector | None = None,
     ) -> None:
-        self.config = extraction.JobConfig(db_path, max(2, batch_size), drift_threshold, write_pause)
+        self.config = extraction.JobConfig(db_path, max(2, batch_size), drift_threshold)
         self.workers = Workers(mode, workers)
         self.agreement_min, self.agreement_drop = agreement_min, agreement_drop
         self.stats = stats
@@ -212,8 +211,6 @@ class ExtractPipeline:
             drift_threshold=s.getfloat("BLOGS_EXTRACT_DRIFT_THRESHOLD", 0.5),
             agreement_min=s.getfloat("BLOGS_COMMENT_FEED_AGREEMENT_MIN", 0.8),
             agreement_drop=s.getfloat("BLOGS_COMMENT_FEED_AGREEMENT_DROP", 0.15),
-            # Tests only: hold each batch's write transaction open this long (kill -9 mid-write).
-            write_pause=s.getfloat("EXTRACT_TEST_WRITE_PAUSE", 0.0),
             stats=crawler.stats,
         )
         crawler.signals.connect(pipeline.site_done, signal=site_given_back)

@@ -7,6 +7,7 @@ crawls allow private addresses (BLOGS_ALLOW_PRIVATE_ADDRESSES); tests of the ref
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import signal
@@ -29,6 +30,9 @@ from store.pgsql import to_postgres
 from store.postgres import is_database_url
 
 PROJECT = Path(__file__).resolve().parents[1]
+# tests/breakpoints/sitecustomize.py: put first on a crawl's PYTHONPATH by _env(breakpoint=...)
+BREAKPOINTS = Path(__file__).resolve().parent / "breakpoints"
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
 
 TEST_SETTINGS = {
     "AUTOTHROTTLE_START_DELAY": "0",
@@ -113,6 +117,7 @@ def run_crawl(
         text=True,
         timeout=timeout,
         env=_env(),
+        preexec_fn=die_with_test_run,
     )
     elapsed = time.monotonic() - started
     return CrawlResult(proc.returncode, proc.stderr, elapsed, run_stats(db, after=before))
@@ -125,16 +130,28 @@ def start_crawl(
     settings: dict[str, str] | None = None,
     clock: Any | None = None,
     log: Path | None = None,
+    breakpoint: str | None = None,
 ) -> subprocess.Popen[bytes]:
-    """Start a crawl in the background; stderr goes to `log` (or is discarded)."""
+    """Start a crawl in the background, in its own process group (the test may kill the group: the
+    crawl and its extraction workers); stderr goes to `log` (or is discarded). `breakpoint` names a
+    stop in tests/breakpoints/sitecustomize.py."""
     out = open(log, "wb") if log else subprocess.DEVNULL  # noqa: SIM115 -- the child owns it
     return subprocess.Popen(
         crawl_command(feeds, db, *args, settings=settings, clock_offset=clock_offset(clock)),
         cwd=PROJECT,
         stdout=subprocess.DEVNULL,
         stderr=out,
-        env=_env(),
+        env=_env(breakpoint),
+        start_new_session=True,
+        preexec_fn=die_with_test_run,
     )
+
+
+def die_with_test_run() -> None:
+    """preexec_fn of every subprocess a test starts: the kernel kills the child (SIGKILL) when the
+    test process dies, even by kill -9, so an interrupted run leaves no crawl behind. (Runs in the
+    forked child before exec; the setting survives exec.)"""
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def stop(proc: subprocess.Popen[bytes], sig: int | None = signal.SIGTERM, timeout: float = 30) -> int:
@@ -149,10 +166,14 @@ def stop(proc: subprocess.Popen[bytes], sig: int | None = signal.SIGTERM, timeou
         raise
 
 
-def _env() -> dict[str, str]:
+def _env(breakpoint: str | None = None) -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(PROJECT) + os.pathsep + env.get("PYTHONPATH", "")
     env.pop("SCRAPY_SETTINGS_MODULE", None)
+    env.pop("BLOGS_TEST_BREAKPOINT", None)
+    if breakpoint is not None:
+        env["PYTHONPATH"] = str(BREAKPOINTS) + os.pathsep + env["PYTHONPATH"]
+        env["BLOGS_TEST_BREAKPOINT"] = breakpoint
     return env
 
 

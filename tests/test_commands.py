@@ -6,15 +6,18 @@ import csv
 import io
 import json
 import re
+import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from crawl_helpers import PROJECT, _env, run_crawl, start_crawl, stop, write_feeds
+from crawl_helpers import PROJECT, _env, run_crawl, start_crawl, stop, wait_for, write_feeds
+from crawl_helpers import rows as crawl_rows
 
 from farm import BlogFarm
 from farm.postgres import PostgresServer
@@ -135,32 +138,53 @@ def test_commands_without_a_store_say_so(tmp_path: Path) -> None:
 
 
 def test_posts_and_sites_work_while_a_crawl_writes(farm: BlogFarm, tmp_path: Path) -> None:
+    """The farm holds every article page until the test lets it through (a semaphore), so the crawl
+    waits for the readers: each step lets three articles through, waits until they are stored (and
+    from the second step on, until the first batch's posts are), then reads while the crawl still
+    waits for the rest. No step depends on how fast anything runs."""
     t0 = time.time()
     farm.clock.set(t0)
-    blog = farm.add_generated_blog("slow", articles=16, start=t0 - 16 * HOUR, interval=HOUR, seed=43)
-    farm.misbehave("/20", "slow", prefix=True, delay=0.5)  # article pages take half a second each
+    articles = 16
+    blog = farm.add_generated_blog("slow", articles=articles, start=t0 - 16 * HOUR, interval=HOUR, seed=43)
+    gate = threading.Semaphore(0)
+    for article in blog.articles:  # the article pages (not their comment feeds) wait for a permit each
+        farm.misbehave(article.url, "slow", gate=gate)
     feeds = write_feeds(tmp_path / "feeds.txt", [blog.feed_line()])
     db = tmp_path / "blogs.db"
-    crawl = start_crawl(feeds, db, settings={"BLOGS_BATCH_SIZE": "3"}, clock=farm.clock, log=tmp_path / "crawl.log")
+    log = tmp_path / "crawl.log"
+    # the held article requests must not time out while the readers run
+    settings = {"BLOGS_BATCH_SIZE": "3", "DOWNLOAD_TIMEOUT": "600"}
+    crawl = start_crawl(feeds, db, settings=settings, clock=farm.clock, log=log)
     seen: list[int] = []
-    during = 0
     try:
-        while crawl.poll() is None and len(seen) < 40:
-            if not db.exists():
-                time.sleep(0.1)
-                continue
+        for through in range(3, articles, 3):
+            for _ in range(3):
+                gate.release()
+            stored = wait_for(lambda n=through: _count(db, "snapshots") >= n, timeout=300)
+            assert stored, log.read_text(errors="replace")[-3000:]
+            if through >= 6:  # the first batch is full: its posts come while the crawl still waits
+                assert wait_for(lambda: _count(db, "posts") >= 3, timeout=300), log.read_text()[-3000:]
             posts = jsonl(db, "posts")
             sites = jsonl(db, "sites")
-            if crawl.poll() is None:
-                during += 1
+            assert crawl.poll() is None  # held: the crawl cannot finish before the last permits
             seen.append(len(posts))
             assert len(sites) == 1 and sites[0]["posts"] >= len(posts)
+        for _ in range(articles):  # the rest, and more: the crawl finishes
+            gate.release()
+        code = stop(crawl, None, timeout=300)
     finally:
-        assert stop(crawl, None, timeout=120) == 0, (tmp_path / "crawl.log").read_text()[-3000:]
-    assert during >= 2, seen
+        if crawl.poll() is None:  # the test failed half-way
+            stop(crawl, signal.SIGKILL)
+    assert code == 0, log.read_text(errors="replace")[-3000:]
+    assert len(seen) == 5 and seen[-1] >= 3, seen
     assert seen == sorted(seen)  # readers see committed progress, never a step back
-    assert len(jsonl(db, "posts")) == 16
+    assert len(jsonl(db, "posts")) == articles
     print(f"posts seen while the crawl wrote: {seen}")
+
+
+def _count(db: Path, table: str) -> int:
+    found = crawl_rows(db, f"SELECT COUNT(*) FROM {table}")
+    return int(found[0][0]) if found else 0
 
 
 def test_a_copy_into_postgresql_answers_every_query_command_the_same(

@@ -244,7 +244,7 @@ def test_a_crawl_harvests_remark42_and_cusdis_threads_and_says_disqus_needs_a_ke
     sites = [remark_site, cusdis_site, github_site, commento_site, giscus_site, disqus]
     feeds = write_feeds(tmp_path / "feeds.txt", [s.feed_line() for s in sites])
     db = tmp_path / "blogs.db"
-    settings = {"EXTRACT_MODE": "thread", "BLOGS_GITHUB_API": github.origin, "BLOGS_COMMENT_API_PAGE_SIZE": "1"}
+    settings = {"BLOGS_EXTRACT_MODE": "thread", "BLOGS_GITHUB_API": github.origin, "BLOGS_COMMENT_API_PAGE_SIZE": "1"}
     result = run_crawl(feeds, db, settings=settings)
     assert result.returncode == 0, result.stderr[-3000:]
 
@@ -315,7 +315,7 @@ def test_a_failed_endpoint_read_falls_back_to_rendering_in_chromium(farm: BlogFa
     conversation(blog.comments, blog.path("shooting-board"))
     feeds = write_feeds(tmp_path / "feeds.txt", [site.feed_line()])
     db = tmp_path / "blogs.db"
-    settings = {"EXTRACT_MODE": "thread", "BLOGS_RENDER_COMMENTS": "60"}
+    settings = {"BLOGS_EXTRACT_MODE": "thread", "BLOGS_RENDER_COMMENTS": "60"}
     result = run_crawl(feeds, db, settings=settings, timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stat("comment_api/remark42/failed") == len(POSTS)

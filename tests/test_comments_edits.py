@@ -77,10 +77,12 @@ def test_an_edit_needs_the_same_author_and_date() -> None:
 def test_only_a_confident_extraction_marks_comments_gone() -> None:
     seen = [obs(1, 0, A, B)]
     # A page whose extraction found no comments (the comment region was missed) says nothing.
-    assert not any(r["gone_at"] for r in merge(URL, "h", [*seen, obs(2, 10)]).values())
+    missed = merge(URL, "h", [*seen, obs(2, 10)])
+    assert len(missed) == 2 and not any(r["gone_at"] for r in missed.values())
     # Nor does a profile extraction that matched its profile poorly.
     poor = obs(2, 10, B, template_match=0.2)
-    assert not any(r["gone_at"] for r in merge(URL, "h", [*seen, poor]).values())
+    matched_poorly = merge(URL, "h", [*seen, poor])
+    assert len(matched_poorly) == 2 and not any(r["gone_at"] for r in matched_poorly.values())
     # A confident extraction that found comments, but not A: A is gone, and B is not.
     found = by_author(merge(URL, "h", [*seen, obs(2, 10, B, template_match=0.9)]))
     assert found[A[1]]["gone_at"] == at(10) and found[B[1]]["gone_at"] is None

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from breakpoints.sitecustomize import BATCH_WRITE_STOPPED
 from crawl_helpers import rows, start_crawl, stop, wait_for, write_feeds
 
 from farm import BlogFarm
@@ -62,19 +63,21 @@ def test_a_worker_stopped_inside_a_write_does_not_stall_three_others(
     farm.misbehave("/20", "slow", prefix=True, delay=0.3)
     feeds = write_feeds(tmp_path / "feeds.txt", [b.feed_line() for b in blogs])
     db = pg_server.new_database()
-    common = {"BLOGS_LEASE_SITES": "1", "REFETCH_AFTER": "7d", "BATCH_SIZE": "2"}
-    # The victim holds each batch's write transaction open (a worker paused in the middle of it).
+    common = {"BLOGS_LEASE_SITES": "1", "BLOGS_REFETCH_AFTER": "7d", "BLOGS_BATCH_SIZE": "2"}
+    # The victim stops itself inside its first batch's write transaction (a worker paused in the
+    # middle of it: a breakpoint loaded from outside, tests/breakpoints).
     victim_log = tmp_path / "victim.log"
     victim = start_crawl(
         feeds,
         db,
-        settings={**common, "BLOGS_CONTACT": "mailto:victim@example.invalid", "EXTRACT_TEST_WRITE_PAUSE": "600"},
+        settings={**common, "BLOGS_CONTACT": "mailto:victim@example.invalid"},
         clock=farm.clock,
         log=victim_log,
+        breakpoint="batch-write",
     )
     others = []
     try:
-        assert wait_for(lambda: "write in progress" in victim_log.read_text(), timeout=120), victim_log.read_text()[
+        assert wait_for(lambda: BATCH_WRITE_STOPPED in victim_log.read_text(), timeout=120), victim_log.read_text()[
             -3000:
         ]
         _signal_tree(victim.pid, signal.SIGSTOP)
@@ -126,7 +129,7 @@ def test_a_server_restart_mid_crawl_loses_no_page_and_logs_no_traceback(
     feeds = write_feeds(tmp_path / "feeds.txt", [b.feed_line() for b in blogs])
     db = pg_server.new_database()
     log = tmp_path / "crawl.log"
-    crawl = start_crawl(feeds, db, settings={"REFETCH_AFTER": "7d"}, clock=farm.clock, log=log)
+    crawl = start_crawl(feeds, db, settings={"BLOGS_REFETCH_AFTER": "7d"}, clock=farm.clock, log=log)
     try:
         assert wait_for(lambda: len(rows(db, "SELECT id FROM snapshots")) >= 3, timeout=120), log.read_text()[-3000:]
         pg_server.restart()
@@ -164,7 +167,7 @@ def test_pages_a_killed_worker_stored_and_never_extracted_get_their_posts(
     other = farm.add_generated_blog("next", articles=2, start=t0 - 2 * HOUR, interval=HOUR, seed=401)
     log = tmp_path / "next.log"
     feeds = write_feeds(tmp_path / "two.txt", [orphan.feed_line(), other.feed_line()])
-    survivor = start_crawl(feeds, db, settings={"REFETCH_AFTER": "7d"}, clock=farm.clock, log=log)
+    survivor = start_crawl(feeds, db, settings={"BLOGS_REFETCH_AFTER": "7d"}, clock=farm.clock, log=log)
     assert stop(survivor, sig=None, timeout=300) == 0, log.read_text()[-3000:]
     assert rows(db, "SELECT COUNT(DISTINCT s.article) FROM snapshots s LEFT JOIN posts p ON p.url = s.article"
                     " WHERE p.url IS NULL") == [(0,)]  # fmt: skip

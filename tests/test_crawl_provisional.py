@@ -58,7 +58,7 @@ def test_a_small_blog_is_extracted_provisionally_until_its_first_batch_fills(far
     assert len(shown) >= 3
     assert sorted(rows(db, "SELECT text, author FROM comments WHERE site = 'alone'")) == sorted(shown)
     texts = [t for (t,) in rows(db, "SELECT text FROM posts WHERE site = 'small'")]
-    assert all(len(t) > 200 for t in texts)  # article bodies, not an empty or whole-page answer
+    assert texts and all(len(t) > 200 for t in texts)  # article bodies, not an empty or whole-page answer
     assert rows(db, "SELECT COUNT(*) FROM profiles") == [(0,)]
 
     # Eight hours on, all 12 articles are out (the feed polled now, not when its interval says): the

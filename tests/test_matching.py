@@ -198,6 +198,7 @@ def test_two_pages_of_one_template_are_not_near_duplicates():
     ]
     assert _clusters(pages) == [0, 1]
     out = extract_site(pages)
+    assert len(out) == len(pages) >= 2
     for page, (title, p1, p2) in zip(out, ARTICLES[:2], strict=False):
         assert page.post == f"{title}\n{p1}\n{p2}"
         assert not any("near-duplicate" in w for w in page.warnings)

@@ -157,7 +157,8 @@ def test_template_drift_relearns_from_the_newest_pages_and_reextract_reproduces(
     # Every page of the new theme ends up read by the re-learned profile, the early ones included.
     marks = ",".join(map(str, new))
     got = store.db.execute(f"SELECT profile_version, template_match FROM extractions WHERE snapshot IN ({marks})")
-    assert all(version == drift[-1][0] and match >= 0.5 for version, match in got.fetchall())
+    read = got.fetchall()
+    assert len(read) == len(new) > 0 and all(version == drift[-1][0] and match >= 0.5 for version, match in read)
     assert score(store, cocoon[:4]).post_prf()[2] > 0.9
     before = tables(store)
     report = reextract(open_store(store.location))

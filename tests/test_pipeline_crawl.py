@@ -6,12 +6,12 @@ from __future__ import annotations
 import os
 import signal
 import sqlite3
-import subprocess
 import time
 from pathlib import Path
 
 import pytest
-from crawl_helpers import PROJECT, _env, clock_offset, crawl_command, rows, run_crawl, wait_for, write_feeds
+from breakpoints.sitecustomize import BATCH_WRITE_STOPPED
+from crawl_helpers import rows, run_crawl, start_crawl, wait_for, write_feeds
 
 from farm import BlogFarm
 from store.sqlite import Store
@@ -30,24 +30,18 @@ def test_kill_9_during_a_batch_write_leaves_a_consistent_store_and_the_next_run_
     feeds = write_feeds(tmp_path / "feeds.txt", [blog.feed_line()])
     db = tmp_path / "blogs.db"
     log = tmp_path / "killed.log"
-    # The worker holds its first batch's write transaction open for a minute: kill the run then.
-    settings = {"BLOGS_BATCH_SIZE": "5", "BLOGS_EXTRACT_MODE": "process", "EXTRACT_TEST_WRITE_PAUSE": "60"}
-    with log.open("wb") as err:
-        victim = subprocess.Popen(
-            crawl_command(feeds, db, settings=settings, clock_offset=clock_offset(farm.clock)),
-            cwd=PROJECT,
-            stdout=subprocess.DEVNULL,
-            stderr=err,
-            env=_env(),
-            start_new_session=True,  # its own process group: the extraction worker dies with it
-        )
-        try:
-            assert wait_for(lambda: "batch 1 write in progress" in log.read_text(errors="replace"), timeout=60), (
-                log.read_text(errors="replace")[-3000:]
-            )
-        finally:
-            os.killpg(victim.pid, signal.SIGKILL)
-            victim.wait(timeout=10)
+    # The process writing the first batch stops itself inside its write transaction (a breakpoint
+    # loaded from outside, tests/breakpoints): kill the whole run there.
+    settings = {"BLOGS_BATCH_SIZE": "5", "BLOGS_EXTRACT_MODE": "process"}
+    victim = start_crawl(feeds, db, settings=settings, clock=farm.clock, log=log, breakpoint="batch-write")
+    try:
+        assert wait_for(lambda: BATCH_WRITE_STOPPED in log.read_text(errors="replace"), timeout=120), log.read_text(
+            errors="replace"
+        )[-3000:]
+        assert f"{BATCH_WRITE_STOPPED}: batch 1" in log.read_text(errors="replace")
+    finally:
+        os.killpg(victim.pid, signal.SIGKILL)
+        victim.wait(timeout=10)
     assert wait_for(lambda: not _group_alive(victim.pid), timeout=5), "a process of the killed run survived"
     conn = sqlite3.connect(db)
     assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)

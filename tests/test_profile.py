@@ -240,6 +240,7 @@ def test_pipeline_mode_extracts_the_later_half_with_the_profile(corpus_root: Pat
     pages = [Page(None, p.read_bytes()) for p in sorted((d / "pages").glob("*.html"))]
     out = as_crawl(pages, DEFAULT)
     half = len(pages) // 2
+    assert len(out) == len(pages) and half > 0
     assert all(x.template_match is None for x in out[:half])  # the learning set
     assert all(x.template_match is not None and x.template_match > 0.5 for x in out[half:])
 
@@ -263,7 +264,9 @@ def test_profile_from_comment_free_pages_splits_comments_of_a_refetch(corpus_roo
         assert len(out.comment_records) == len(t["comments"]), t["file"]
         assert sorted(r.author or "" for r in out.comment_records) == sorted(c["author"] for c in t["comments"])
     later_free = [t for t in truth if not t["comments"]][8:]
-    assert all(not profile.extract(Page(None, (d / t["file"]).read_bytes())).comments for t in later_free)
+    assert later_free and all(
+        not profile.extract(Page(None, (d / t["file"]).read_bytes())).comments for t in later_free
+    )
 
 
 def test_profile_from_comment_free_pages_finds_a_lone_comment(corpus_root: Path) -> None:

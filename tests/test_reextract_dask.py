@@ -94,6 +94,7 @@ def twins(fresh_db: str, second_db: str, corpus_root: Path) -> tuple[str, str, i
     return fresh_db, second_db, pages
 
 
+@pytest.mark.slow  # a LocalCluster of worker processes
 def test_dask_gives_the_single_process_rows_and_since_and_site_select(twins: tuple[str, str, int]) -> None:
     single, dask, pages = twins
     with open_store(single) as store:
@@ -133,6 +134,7 @@ def scrapy(location: str, *args: str) -> list[str]:
     ]
 
 
+@pytest.mark.slow  # a LocalCluster of worker processes
 def test_a_killed_run_resumes_where_it_stopped(twins: tuple[str, str, int]) -> None:
     single, dask, pages = twins
     with open_store(single) as store:
@@ -182,6 +184,7 @@ def test_bad_addresses_are_refused() -> None:
     assert check_address("local:3") == "local:3" and check_address("localhost:8786") == "localhost:8786"
 
 
+@pytest.mark.slow  # a LocalCluster of worker processes
 def test_the_bench_runs_reduced() -> None:
     cmd = [
         sys.executable,

@@ -42,7 +42,7 @@ def test_identifier_with_content_on_one_page_after_the_body_stays_comment() -> N
     out = extract_site(_set())
     assert out[1].comments == ["I planted the same orchard last spring and it thrived, thank you"]
     assert "orchard last spring" not in out[1].post
-    assert all(not page.comments for page in out[2:])
+    assert len(out) > 2 and all(not page.comments for page in out[2:])
 
 
 def test_the_paper_calls_the_note_a_comment() -> None:
@@ -76,7 +76,7 @@ def test_linked_title_before_the_body_is_post() -> None:
 def test_without_d10_the_linked_title_is_dropped_as_a_link() -> None:
     # (D20 gives back a title that no other occurrence of its text contradicts, a unique one too)
     out = extract_site([_linked_title_page(i) for i in range(5)], DEFAULT.but(linked_titles=False, shared_titles=False))
-    assert all("story, part" not in page.post.split("\n")[0] for page in out)
+    assert len(out) == 5 and all("story, part" not in page.post.split("\n")[0] for page in out)
 
 
 def _gap_page(i: int, heading: str, related: str = "") -> Page:
@@ -99,7 +99,8 @@ def test_a_subheading_other_posts_share_is_part_of_the_post() -> None:
     pages = [_gap_page(i, "The verdict") for i in range(5)]
     for page in extract_site(pages):
         assert page.post.split("\n")[1] == "The verdict"
-    assert all("The verdict" not in page.post for page in extract_site(pages, DEFAULT.but(post_gaps=False)))
+    without = extract_site(pages, DEFAULT.but(post_gaps=False))
+    assert len(without) == len(pages) and all("The verdict" not in page.post for page in without)
 
 
 def test_a_heading_above_links_is_not_a_gap() -> None:
@@ -121,7 +122,8 @@ def _dated_page(i: int) -> Page:
 
 def test_date_lines_option_sets_the_byline_apart_and_keeps_the_title() -> None:
     pages = [_dated_page(i) for i in range(5)]
-    assert all("Published November" in page.post for page in extract_site(pages))
+    out = extract_site(pages)
+    assert len(out) == len(pages) and all("Published November" in page.post for page in out)
     for i, page in enumerate(extract_site(pages, DEFAULT.but(date_lines=True))):
         assert "Published" not in page.post
         assert page.post.split("\n")[0] == f"Story {i} of the {WORDS[i % len(WORDS)]}"
@@ -145,7 +147,8 @@ def test_a_footer_line_after_the_body_on_every_page_is_metadata() -> None:
         assert "This entry was posted" not in page.post
         assert page.post.split("\n")[0] == f"Story {i} of the {WORDS[i % len(WORDS)]}"
         assert not page.comments
-    assert all("This entry was posted" in p.post for p in extract_site([_footer_page(i) for i in range(5)], PAPER))
+    paper = extract_site([_footer_page(i) for i in range(5)], PAPER)
+    assert len(paper) == 5 and all("This entry was posted" in p.post for p in paper)
 
 
 def _echo_page(i: int) -> Page:
@@ -167,7 +170,7 @@ def test_a_breadcrumb_quoting_the_title_is_not_post() -> None:
             page.post.split("\n")[0] == f"The {WORDS[i % len(WORDS)]} and the {WORDS[(i + 3) % len(WORDS)]}, part {i}"
         )
     without = extract_site(pages, DEFAULT.but(title_echoes=False))
-    assert all(page.post.startswith("Home /") for page in without)
+    assert len(without) == len(pages) and all(page.post.startswith("Home /") for page in without)
 
 
 def _one_response_page(i: int, comment: bool) -> Page:

@@ -111,7 +111,9 @@ def test_a_news_site_keeps_its_comments_and_loses_its_boxes() -> None:
     pages = [Page(None, _news_page(i, comments=i % 2 == 0)) for i in range(6)]
     boxes = ("reopens", "vote delayed", ":1")
     without = extract_site(pages, DEFAULT.but(comment_shape=False))
-    assert all(any(box in _comment_texts(r) for box in boxes) for r in without)  # the boxes were comments
+    assert len(without) == len(pages) and all(
+        any(box in _comment_texts(r) for box in boxes) for r in without
+    )  # the boxes were comments
     results = extract_site(pages, DEFAULT)
     for i, result in enumerate(results):
         text = _comment_texts(result) + result.comment_section

@@ -79,7 +79,8 @@ def test_comments_in_a_complementary_region_are_not_the_pages() -> None:
     kept = [b.text for b in blocks if out[b.index] == COMMENT]
     assert kept == ["Lovely tray, what soil do you use?"]
     # after the comments begin, post blocks outside their region are no post
-    assert all(out[b.index] != POST for b in blocks if b.text.startswith("You might also like"))
+    related = [b for b in blocks if b.text.startswith("You might also like")]
+    assert related and all(out[b.index] != POST for b in related)
 
 
 def test_the_cli_on_one_file_uses_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -28,7 +28,7 @@ def test_batch_and_profile_extractions_store_method_confidence_and_date_precisio
     decided = dict(conn.execute("SELECT DISTINCT method, decided_by FROM extractions").fetchall())
     assert decided == {"batch": "set", "profile": "profile"}
     confidences = [c for (c,) in conn.execute("SELECT confidence FROM extractions").fetchall()]
-    assert all(0.5 <= c <= 0.9 for c in confidences), confidences
+    assert confidences and all(0.5 <= c <= 0.9 for c in confidences), confidences
     posts = conn.execute("SELECT COUNT(*) FROM posts WHERE decided_by IS NOT NULL AND confidence > 0").fetchone()
     assert posts[0] == 14
     # tt21 dates its comments with <time datetime> to the second: every dated comment says so.

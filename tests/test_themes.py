@@ -48,6 +48,7 @@ def test_theme_meets_the_wordpress_targets(theme_roots: dict[int, Path], theme: 
     assert comment_f1 is not None and comment_f1 >= 0.95, f"comment F1 {comment_f1}"
     assert (counts.count_exact_rate() or 0) >= 0.95, f"count exact {counts.count_exact_rate()}"
     share = AUTHOR_SHARE.get(theme, 0.95)
+    assert records.authors > 0 and records.dates > 0, "no comment authors or dates to score"
     assert records.authors_exact >= share * records.authors, f"authors {records.authors_exact}/{records.authors}"
     assert records.dates_ok >= 0.9 * records.dates, f"dates {records.dates_ok}/{records.dates}"
 
@@ -60,6 +61,7 @@ def test_theme_refetch_with_a_profile_learned_before_comments(theme_roots: dict[
     comment_f1 = counts.comment_prf()[2]
     assert comment_f1 is not None and comment_f1 >= 0.9, f"comment F1 {comment_f1}"
     share = REFETCH_AUTHOR_SHARE.get(theme, 0.8)
+    assert records.authors > 0 and records.dates > 0, "no comment authors or dates to score"
     assert records.authors_exact >= share * records.authors, f"authors {records.authors_exact}/{records.authors}"
 
 
@@ -77,6 +79,7 @@ def test_themes_in_other_languages(tmp_path: Path, lang: str) -> None:
         counts, records = set_scores(folder)
         comment_f1 = counts.comment_prf()[2]
         assert comment_f1 is not None and comment_f1 >= 0.95, f"{folder.name}: comment F1 {comment_f1}"
+        assert records.authors > 0 and records.dates > 0, "no comment authors or dates to score"
         assert records.authors_exact >= 0.95 * records.authors, (
             f"{folder.name}: authors {records.authors_exact}/{records.authors}"
         )
@@ -92,6 +95,7 @@ def test_themes_with_relative_comment_dates(tmp_path: Path) -> None:
         counts, records = set_scores(folder)
         assert (counts.comment_prf()[2] or 0) >= 0.95, f"{folder.name}: comment F1 {counts.comment_prf()[2]}"
         assert (counts.count_exact_rate() or 0) >= 0.95, f"{folder.name}: count exact {counts.count_exact_rate()}"
+        assert records.authors > 0 and records.dates > 0, "no comment authors or dates to score"
         assert records.authors_exact >= 0.95 * records.authors, f"{folder.name}: authors {records.authors_exact}"
         counts, _ = refetch_scores(folder)
         assert (counts.comment_prf()[2] or 0) >= 0.9, f"{folder.name}: re-fetch comment F1 {counts.comment_prf()[2]}"
