@@ -1,9 +1,9 @@
 """Builds the optional compiled parts of the extractor; all metadata is in pyproject.toml.
 
-- The two passes written for C (``extractor/speedups.py`` says why these and chooses them):
+- The passes written for C (``extractor/speedups.py`` says why these and chooses them):
   ``_csax.pyx`` (a page's blocks read while libxml2 parses, without a tree), with ``_cbuild.pyx``
-  (how a block's record is built) and ``_cblock.pyx`` (the Block class), and ``_cvectors.pyx``
-  (block vectors).
+  (how a block's record is built) and ``_cblock.pyx`` (the Block class), ``_cvectors.pyx``
+  (block vectors), ``_cunits.pyx`` (tree passes) and ``_cmatch.pyx`` (matching searches).
 - The modules listed in ``extractor/_compiled.py`` compiled from their unchanged Python sources
   (Cython with annotations ignored: the same semantics, less interpreter overhead). Each source's
   SHA-256 is recorded, so that an edited source runs instead of its stale build.
@@ -36,6 +36,8 @@ extensions = [
     Extension("extractor._cblock", ["extractor/_cblock.pyx"], optional=True),
     Extension("extractor._cbuild", ["extractor/_cbuild.pyx"], include_dirs=lxml.get_include(), optional=True),
     Extension("extractor._cvectors", ["extractor/_cvectors.pyx"], optional=True),
+    Extension("extractor._cunits", ["extractor/_cunits.pyx"], optional=True),
+    Extension("extractor._cmatch", ["extractor/_cmatch.pyx"], optional=True),
     # dlopen/dlsym find libxml2's parser in lxml's own shared object (libdl: glibc before 2.34)
     Extension(
         "extractor._csax",

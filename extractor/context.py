@@ -16,11 +16,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from . import speedups
 from .blocks import Block
 from .evidence import SET, SINGLE_PAGE
 from .fallback import Fallback
 from .lone_records import set_records
-from .matching import Vector, group_vectors, unique_blocks
+from .matching import Vector, group_vectors
 from .options import Options
 from .records import CommentRecord, single_unit_records, split_comments
 from .roles import BOILERPLATE, COMMENT
@@ -111,7 +112,7 @@ class SetOfPages:
         not cancelling each other's (2009 §4.2)."""
         grouped = group_vectors(vectors)
         clusters = near_duplicate_pages(pages, vectors, grouped, options, warnings)
-        return unique_blocks(vectors, options.similarity_threshold, clusters, grouped)
+        return speedups.unique_blocks(vectors, options.similarity_threshold, clusters, grouped)
 
     def identifiers(self, pages: Pages, options: Options, warnings: list[str]) -> Identifiers:
         return identifiers(pages, options, warnings)

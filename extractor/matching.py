@@ -24,11 +24,11 @@ property tests) at near-linear cost:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 # Guards the prefix bound against rounding: indexing a little more never changes the result.
-_EPS = 1e-9
+EPS = 1e-9
 
 
 _MASK = (1 << 64) - 1
@@ -185,7 +185,7 @@ def _prefixes(vectors: Sequence[Vector], threshold: float) -> list[list[str]]:
         weights = v.weights
         # suffix norm: drop features from the front while the rest can still reach the threshold
         rest = v.norm * v.norm
-        bound = (threshold - _EPS) * v.norm
+        bound = (threshold - EPS) * v.norm
         prefix = []
         for f in sorted(weights, key=by_rank) if len(weights) > 1 else weights:
             prefix.append(f)
@@ -209,12 +209,14 @@ def unique_blocks(
     threshold: float = 0.9,
     clusters: Sequence[int] | None = None,
     grouped: Grouping | None = None,
+    search: Callable[[list[Vector], list[set[int]], list[int], float], list[bool]] | None = None,
 ) -> list[list[bool]]:
-    """True where a block matches no block on a page of another cluster (fast, exact)."""
+    """True where a block matches no block on a page of another cluster (fast, exact); `search` is
+    ``matched_vectors`` or its compiled form (speedups.unique_blocks chooses)."""
     cl = list(clusters) if clusters is not None else list(range(len(pages)))
     distinct, where = grouped if grouped is not None else _group(pages)
     vectors, page_sets = [d.vector for d in distinct], [d.pages for d in distinct]
-    matched = matched_vectors(vectors, page_sets, cl, threshold)
+    matched = (search or matched_vectors)(vectors, page_sets, cl, threshold)
     # an empty vector has cosine 0 with everything, even with an identical empty vector
     return [[not distinct[i].vector.norm or not matched[i] for i in row] for row in where]
 

@@ -22,6 +22,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 
+from . import speedups
 from .blocks import Block
 from .context import PageRecords, Pages
 from .evidence import PROFILE
@@ -241,7 +242,7 @@ class ProfileContext:
         tested: dict[Vector, bool] = self.profile._read_cache.setdefault(_MATCHED, {})
         if len(tested) > _READ_CACHE_LIMIT:  # (it keeps unshared vectors alive too)
             tested.clear()
-        unique = self.profile.index().unmatched(vectors[0], tested)
+        unique = speedups.unmatched(self.profile.index(), vectors[0], tested)
         matched = sum(1 for u in unique if not u)
         self.template_match = matched / len(unique) if unique else 0.0
         return [unique]

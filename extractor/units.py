@@ -20,6 +20,7 @@ from itertools import pairwise
 from .blocks import HEADINGS, Block
 from .dates import is_dated
 from .roles import COMMENT, POST
+from .speedups import children, subtree_sums, text_flags
 
 # A slot is "short" (author, date line) below this many characters (median over the set).
 SHORT_SLOT_CHARS = 80
@@ -41,40 +42,6 @@ class UnitSignature:
 
 def class_tokens(block: Block) -> frozenset[str]:
     return frozenset(block.element_class.split()) if block.element_class else frozenset()
-
-
-def children(blocks: Sequence[Block]) -> list[list[int]]:
-    kids: list[list[int]] = [[] for _ in blocks]
-    for b in blocks:
-        if b.parent >= 0:
-            kids[b.parent].append(b.index)
-    return kids
-
-
-def subtree_sums(values: list[int], blocks: Sequence[Block]) -> list[int]:
-    """Each block's value plus its descendants' (blocks are in preorder, so reversed = children first)."""
-    sums = list(values)
-    for b in reversed(blocks):
-        if b.parent >= 0 and sums[b.index]:
-            sums[b.parent] += sums[b.index]
-    return sums
-
-
-def text_flags(
-    blocks: Sequence[Block],
-    roles: Sequence[str] | None = None,
-    role: str | None = None,
-    not_role: str | None = None,
-    skip_tags: frozenset[str] = frozenset(),
-) -> list[int]:
-    """1 for each block with text (of ``role``, of any role but ``not_role``, and not a tag in
-    ``skip_tags``), else 0."""
-    if roles is None:
-        return [int(bool(b.text) and b.tag not in skip_tags) for b in blocks]
-    return [
-        int(bool(b.text) and r != not_role and (role is None or r == role) and b.tag not in skip_tags)
-        for b, r in zip(blocks, roles, strict=True)
-    ]
 
 
 def comment_counts(blocks: Sequence[Block], roles: Sequence[str]) -> list[int]:

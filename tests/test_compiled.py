@@ -23,7 +23,7 @@ SITES = ["tt21", "cocoon", "paulocoelhoblog.com", "thecarconnection.com", "blog.
 EXTRACT = """
 import json, os, sys
 if os.environ.get("TEST_NO_COMPILED_PASSES"):
-    for name in ("_cblock", "_cbuild", "_csax", "_cvectors"):  # as installed without a C compiler
+    for name in ("_cblock", "_cbuild", "_csax", "_cvectors", "_cunits", "_cmatch"):  # as installed without a C compiler
         sys.modules["extractor." + name] = None
 from extractor import Page, extract_site, learn_profile
 from extractor.corpus import iter_corpus
@@ -71,7 +71,7 @@ def test_compiled_modules_are_built_where_a_compiler_is() -> None:
 
     if c_compiler() is None:
         pytest.skip("no C compiler here: the sources run")
-    written_for_c = ("_cblock", "_cbuild", "_csax", "_cvectors")
+    written_for_c = ("_cblock", "_cbuild", "_csax", "_cvectors", "_cunits", "_cmatch")
     for name in (*C.COMPILED, *written_for_c):
         module = importlib.import_module(f"extractor.{name}")
         assert module.__file__ is not None and _is_extension(module.__file__), name

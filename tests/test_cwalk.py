@@ -285,3 +285,32 @@ def test_link_text_characters_counted_as_the_stripped_text(text: str) -> None:
     data = text.encode("utf-8", "surrogatepass")
     assert _cbuild.stripped_chars(data) == len(data.decode("utf-8", "replace").strip())
     assert _cbuild.stripped_chars(b"\xff " + data) == len((b"\xff " + data).decode("utf-8", "replace").strip())
+
+
+@needs_compiled
+def test_compiled_tree_passes_and_matching_equal_python(corpus_root: Path) -> None:
+    from extractor import DEFAULT, Page, matching, speedups, treepasses
+    from extractor.blocks import HEADINGS
+    from extractor.method import classify, read_set
+    from extractor.roles import BOILERPLATE, COMMENT, POST
+
+    checked = 0
+    for site in list(iter_corpus(corpus_root))[::4]:
+        parsed = [p for p in read_set([Page(None, f.read_bytes()) for f in site.page_files()[:4]], DEFAULT) if p.blocks]
+        vectors = [p.vectors for p in parsed]
+        assert speedups.unique_blocks(vectors) == matching.unique_blocks(vectors)
+        index = matching.FingerprintIndex([v for page in vectors[1:] for v in page])
+        assert speedups.unmatched(index, vectors[0], {}) == index.unmatched(vectors[0], {})
+        for page, roles in zip(parsed, classify(parsed, DEFAULT).roles, strict=True):
+            blocks = page.blocks
+            assert speedups.children(blocks) == treepasses.children(blocks)
+            for role, not_role, skip in [
+                (None, None, frozenset()),
+                (COMMENT, None, HEADINGS),
+                (POST, BOILERPLATE, frozenset()),
+            ]:
+                flags = speedups.text_flags(blocks, roles, role, not_role, skip)
+                assert flags == treepasses.text_flags(blocks, roles, role, not_role, skip)
+                assert speedups.subtree_sums(flags, blocks) == treepasses.subtree_sums(flags, blocks)
+            checked += 1
+    assert checked > 10
