@@ -78,4 +78,8 @@ class Command(StoreCommand, ScrapyCommand):
                     written = export_warc_file(store, path, site)
                 except OSError as exc:
                     raise query.QueryError(f"cannot write {opts.warc}: {exc.strerror or exc}") from None
-            print(f"wrote {written.pages} pages and {written.comment_feeds} comment feeds to {opts.warc} (WARC 1.1)")
+            templates = f", {written.template_pages} template pages" if written.template_pages else ""
+            print(
+                f"wrote {written.pages} pages and {written.comment_feeds} comment feeds{templates}"
+                f" to {opts.warc} (WARC 1.1)"
+            )

@@ -15,6 +15,8 @@ from .feedlinks import FeedEntryLink, url_key
 from .sitekeys import default_site_name, site_root_segments
 from .warc import ArchiveIndex, FeedCapture, PageCapture
 
+TEMPLATE_KIND = "template"  # the metadata kind of a template page (jobs.warcwriter writes it)
+
 
 def comment_feed_keys(index: ArchiveIndex) -> dict[str, str]:
     """url_key of each comment feed an entry announces (wfw:commentRss) -> the article's url_key."""
@@ -89,6 +91,8 @@ def group_sites(index: ArchiveIndex) -> dict[str, list[PageCapture]]:
     index.tally.listings = 0
     for page in index.pages:
         note = index.notes.get(page.record_id, {})
+        if note.get("kind") == TEMPLATE_KIND:
+            continue  # a site's home page the crawl read beside its articles (template_pages)
         if not note and page.key not in entry_site and is_listing(page.key, root_keys):
             index.tally.listings += 1
             continue
@@ -98,6 +102,18 @@ def group_sites(index: ArchiveIndex) -> dict[str, list[PageCapture]]:
     for pages in sites.values():
         pages.sort(key=lambda p: (p.captured_at, p.ref.path, p.ref.offset))
     return dict(sorted(sites.items()))
+
+
+def template_pages(index: ArchiveIndex) -> list[PageCapture]:
+    """The pages our export or crawl wrote as a site's template page (kind: template): never
+    articles; the store's import keeps them as template pages again. Each with its site."""
+    found = []
+    for page in index.pages:
+        note = index.notes.get(page.record_id, {})
+        if note.get("kind") == TEMPLATE_KIND and note.get("site"):
+            page.site = note["site"]
+            found.append(page)
+    return found
 
 
 def _by_root(key: str, roots: list[tuple[str, str]]) -> str:

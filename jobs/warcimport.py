@@ -40,7 +40,7 @@ from extractor.warc import (
     ReadTally,
     RecordRef,
 )
-from extractor.warcsites import comment_feed_keys, feed_entries, group_sites
+from extractor.warcsites import comment_feed_keys, feed_entries, group_sites, template_pages
 from jobs import extraction
 from jobs.reextract import prepare
 from store import StoreBackend
@@ -69,6 +69,14 @@ class ArchivedPage:
 
 
 @dataclass(frozen=True)
+class ArchivedTemplatePage:
+    ref: RecordRef
+    url: str
+    captured_at: float
+    site: str
+
+
+@dataclass(frozen=True)
 class ArchivedCommentFeed:
     ref: RecordRef
     url: str
@@ -84,6 +92,7 @@ class ImportPlan:
     already: list[str] = field(default_factory=list)  # files imported before, skipped
     pages: dict[str, list[ArchivedPage]] = field(default_factory=dict)  # path -> its pages
     comment_feeds: dict[str, list[ArchivedCommentFeed]] = field(default_factory=dict)
+    template_pages: dict[str, list[ArchivedTemplatePage]] = field(default_factory=dict)
     tallies: dict[str, ReadTally] = field(default_factory=dict)
     sites: list[str] = field(default_factory=list)
 
@@ -170,6 +179,9 @@ def plan_from_index(index: ArchiveIndex, files: list[ArchiveFile], stored: dict[
         # An article stored before (an earlier import, a crawl) has its first fetch already.
         kind = note.get("kind") or ("first" if oldest[url] is page and url not in stored else "refetch")
         plan.pages[page.ref.path].append(ArchivedPage(page.ref, page.url, page.captured_at, kind, articles[url]))
+    for page in template_pages(index):
+        found = ArchivedTemplatePage(page.ref, page.url, page.captured_at, page.site)
+        plan.template_pages.setdefault(page.ref.path, []).append(found)
     announced = comment_feed_keys(index)
     for feed in index.feeds:
         note = index.notes.get(feed.record_id, {})
@@ -242,8 +254,24 @@ def store_file(store: StoreBackend, plan: ImportPlan, archive: ArchiveFile) -> I
     now = time.time()
     with CaptureReader() as reader:
         _store_pages(store, reader, pages, now)
+        _store_template_pages(store, reader, plan.template_pages.get(archive.path, []))
         _store_feeds_and_record(store, reader, plan, archive, now)
     return ImportReport(files=1, pages=len(pages), comment_feeds=len(feeds))
+
+
+def _store_template_pages(store: StoreBackend, reader: CaptureReader, pages: list[ArchivedTemplatePage]) -> None:
+    for page in pages:
+        capture = reader.read(page.ref, page.url, page.captured_at)
+        with store.transaction():
+            store.add_archived_site(page.site, time.time())  # its articles may be in a later file
+            store.save_template_page(
+                site=page.site,
+                url=capture.url,
+                status=capture.status,
+                headers=capture.headers,
+                body=capture.body,
+                fetched_at=page.captured_at,
+            )
 
 
 def _store_pages(store: StoreBackend, reader: CaptureReader, pages: list[ArchivedPage], now: float) -> None:

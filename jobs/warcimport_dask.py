@@ -71,6 +71,7 @@ def _file_plan(plan: ImportPlan, archive: ArchiveFile) -> ImportPlan:
         files=[archive],
         pages={archive.path: plan.pages.get(archive.path, [])},
         comment_feeds={archive.path: plan.comment_feeds.get(archive.path, [])},
+        template_pages={archive.path: plan.template_pages.get(archive.path, [])},
         tallies={archive.path: plan.tallies[archive.path]},
     )
 

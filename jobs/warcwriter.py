@@ -28,6 +28,7 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from extractor.warc import NOTE_FIELDS
+from extractor.warcsites import TEMPLATE_KIND
 from store import StoreBackend
 from store.pages import gunzip_body
 
@@ -40,6 +41,7 @@ class Written:
 
     pages: int = 0
     comment_feeds: int = 0
+    template_pages: int = 0
 
 
 @dataclass(frozen=True)
@@ -159,7 +161,26 @@ def export_warc(store: StoreBackend, out: IO[bytes], site: str | None = None) ->
         )
         write_page(writer, fetch, {"site": row["site"], "article": row["article"], "kind": "comment-feed"})
         feeds += 1
-    return Written(pages, feeds)
+    templates = 0
+    for row in store.exported_template_pages(site):
+        headers = row["headers"]
+        fetch = ArchivedFetch(
+            row["url"],
+            row["url"],
+            int(row["status"] or 200),
+            json.loads(headers) if isinstance(headers, str) else headers or {},
+            gunzip_body(row["body"]),
+            row["fetched_at"],
+        )
+        write_page(writer, fetch, template_note(row["site"]))
+        templates += 1
+    return Written(pages, feeds, templates)
+
+
+def template_note(site: str) -> dict[str, str | None]:
+    """The metadata of a template page (a site's home page the crawl read beside its articles: never
+    an article; the import stores it as a template page again)."""
+    return {"site": site, "article": None, "kind": TEMPLATE_KIND}
 
 
 def export_warc_file(store: StoreBackend, path: Path, site: str | None = None) -> Written:

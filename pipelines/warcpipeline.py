@@ -22,8 +22,8 @@ from typing import IO, TYPE_CHECKING, Any
 from scrapy.exceptions import NotConfigured
 from warcio.warcwriter import WARCWriter
 
-from crawler.items import CommentFeedItem, PageItem
-from jobs.warcwriter import ArchivedFetch, new_writer, write_page
+from crawler.items import CommentFeedItem, PageItem, TemplatePageItem
+from jobs.warcwriter import ArchivedFetch, new_writer, template_note, write_page
 from store.clock import to_iso
 
 if TYPE_CHECKING:
@@ -99,6 +99,9 @@ class WarcPipeline:
                 "entry-title": item.title,
                 "entry-published": item.published,
             }
+        elif isinstance(item, TemplatePageItem) and item.page_id is not None:
+            fetch = ArchivedFetch(item.url, item.url, item.status, item.headers, item.body, to_iso(item.fetched_at))
+            note = template_note(item.site)
         elif isinstance(item, CommentFeedItem) and item.fetch_id is not None:
             fetch = ArchivedFetch(item.url, item.url, 200, item.headers, item.body, to_iso(item.fetched_at))
             note = {"site": item.site, "article": item.article_url, "kind": "comment-feed"}

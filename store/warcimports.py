@@ -55,14 +55,18 @@ def _chunked(db: Database, sql: str, site: str | None) -> Iterator[dict[str, Any
 class WarcBook(StoreBase):
     """Web archives imported (`warc_imports`), the articles they bring, and the pages an export writes."""
 
+    def add_archived_site(self, site: str, now: float) -> None:
+        """Insert the site's row when missing (call in a transaction)."""
+        self.db.execute(
+            "INSERT INTO sites (name, home_url, added_at) VALUES (?, NULL, ?) ON CONFLICT(name) DO NOTHING",
+            [site, to_iso(now)],
+        )
+
     def add_archived_article(self, article: ArchivedArticle, now: float) -> None:
         """Insert the article's site, feed and article rows when missing (call in a transaction)."""
         db = self.db
         stamp = to_iso(now)
-        db.execute(
-            "INSERT INTO sites (name, home_url, added_at) VALUES (?, NULL, ?) ON CONFLICT(name) DO NOTHING",
-            [article.site, stamp],
-        )
+        self.add_archived_site(article.site, now)
         if article.feed_url:
             db.execute(
                 "INSERT INTO feeds (url, site, feed_url, added_at) VALUES (?, ?, ?, ?) ON CONFLICT(url) DO NOTHING",
@@ -146,6 +150,16 @@ class WarcBook(StoreBase):
             "SELECT s.id, s.article, s.site, s.kind, s.url, s.request_url, s.status, s.headers, s.body,"
             " s.fetched_at, a.feed, a.title, a.author, a.published, a.guid, a.link, a.comment_rss"
             f" FROM snapshots s JOIN articles a ON a.url = s.article WHERE s.id > ?{where} ORDER BY s.id LIMIT ?",
+            site,
+        )
+
+    def exported_template_pages(self, site: str | None = None) -> Iterator[dict[str, Any]]:
+        """Every stored template page (a site's home page beside its articles; gzip body), oldest first."""
+        where = " AND site = ?" if site else ""
+        return _chunked(
+            self.db,
+            "SELECT id, site, url, status, headers, body, fetched_at FROM template_pages"
+            f" WHERE id > ?{where} ORDER BY id LIMIT ?",
             site,
         )
 

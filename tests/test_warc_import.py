@@ -139,7 +139,9 @@ def test_round_trip_export_warc_then_import_gives_the_same_posts_and_comments(fa
     done = scrapy(crawled, "export", "--warc", str(out))
     pages = rows(crawled, "SELECT COUNT(*) FROM snapshots")[0][0]
     feeds = rows(crawled, "SELECT COUNT(*) FROM comment_feed_fetches")[0][0]
-    assert f"wrote {pages} pages and {feeds} comment feeds" in done.stdout
+    templates = rows(crawled, "SELECT COUNT(*) FROM template_pages")[0][0]  # the sites' home pages
+    assert templates == 2
+    assert f"wrote {pages} pages and {feeds} comment feeds, {templates} template pages" in done.stdout
     # Read back by warcio: WARC 1.1, each page a response with its request and metadata records.
     types: dict[str, int] = {}
     with out.open("rb") as fh:
@@ -149,7 +151,8 @@ def test_round_trip_export_warc_then_import_gives_the_same_posts_and_comments(fa
             if record.rec_type == "metadata":
                 text = record.content_stream().read().decode()
                 assert "fetched-at: " in text and "site: " in text
-    assert types == {"warcinfo": 1, "response": pages + feeds, "request": pages + feeds, "metadata": pages + feeds}
+    records = pages + feeds + templates
+    assert types == {"warcinfo": 1, "response": records, "request": records, "metadata": records}
     # warcio's own checker: every record's block and payload digest holds.
     check = subprocess.run(
         [str(Path(sys.executable).parent / "warcio"), "check", "-v", str(out)], capture_output=True, text=True
@@ -160,6 +163,8 @@ def test_round_trip_export_warc_then_import_gives_the_same_posts_and_comments(fa
     for name, sql in PAGES_AND_COMMENTS.items():
         assert rows(fresh, sql) == rows(crawled, sql), name
     assert rows(fresh, "SELECT COUNT(*) FROM comments")[0][0] > 0
+    home_pages = "SELECT site, url, status, body_size FROM template_pages ORDER BY site"
+    assert rows(fresh, home_pages) == rows(crawled, home_pages)  # template pages, not articles
     beta = rows(crawled, "SELECT COUNT(*) FROM snapshots WHERE site LIKE 'beta%'")[0][0]
     site = rows(crawled, "SELECT DISTINCT site FROM snapshots WHERE site LIKE 'beta%'")[0][0]
     one = scrapy(crawled, "export", "--site", site, "--warc", str(tmp_path / "beta.warc.gz"))
@@ -192,7 +197,11 @@ def test_the_crawl_writes_warc_as_it_goes_rotated_by_size(farm: BlogFarm, tmp_pa
     for path in files:
         with path.open("rb") as fh:
             responses += sum(r.rec_type == "response" for r in ArchiveIterator(fh))
-    stored = rows(crawled, "SELECT (SELECT COUNT(*) FROM snapshots) + (SELECT COUNT(*) FROM comment_feed_fetches)")
+    stored = rows(
+        crawled,
+        "SELECT (SELECT COUNT(*) FROM snapshots) + (SELECT COUNT(*) FROM comment_feed_fetches)"
+        " + (SELECT COUNT(*) FROM template_pages)",
+    )
     assert responses == stored[0][0]
     fresh = tmp_path / "fresh.db"
     scrapy(fresh, "import-warc", *map(str, files))
