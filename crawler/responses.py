@@ -141,7 +141,7 @@ def classify_failure(failure: Failure) -> FailureInfo:
     if isinstance(exc, AddressRefused):
         return FailureInfo(None, str(exc), "address_refused")
     if isinstance(exc, HostUnreachable):
-        return FailureInfo(None, str(exc), "unreachable")
+        return FailureInfo(None, str(exc), exc.kind)
     if isinstance(exc, HttpError):
         response = exc.response
         status = response.status

@@ -44,16 +44,25 @@ _NO_ANSWER: tuple[type[BaseException], ...] = (
 
 
 class HostUnreachable(IgnoreRequest):
-    """A request not sent: its host did not answer for robots.txt earlier in this run."""
+    """A request not sent: its host did not answer for robots.txt earlier in this run. `kind` is
+    how it failed there (dns, timeout, refused, dropped), the stats key its requests count under."""
+
+    def __init__(self, message: str, kind: str) -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
-def connection_failure(exc: BaseException) -> str | None:
-    """A short reason when `exc` says the host never answered ("no answer (timeout)"), else None."""
+def connection_failure(exc: BaseException) -> tuple[str, str] | None:
+    """(reason, kind) when `exc` says the host never answered, e.g. ("no answer", "timeout"), else None."""
     if not isinstance(exc, _NO_ANSWER):
         return None
     if isinstance(exc, DownloadTimeoutError):
-        return "no answer (timeout)"
-    return type(exc).__name__
+        return "no answer", "timeout"
+    if isinstance(exc, CannotResolveHostError):
+        return "DNS lookup failed", "dns"
+    if isinstance(exc, DownloadConnectionRefusedError):
+        return "connection refused", "refused"
+    return type(exc).__name__, "dropped"
 
 
 class HostAwareRobotsTxtMiddleware(RobotsTxtMiddleware):
@@ -62,7 +71,7 @@ class HostAwareRobotsTxtMiddleware(RobotsTxtMiddleware):
     def __init__(self, crawler: Crawler, timeout: float) -> None:
         super().__init__(crawler)
         self.timeout = timeout
-        self.unreachable: dict[str, str] = {}  # netloc -> why, for this run
+        self.unreachable: dict[str, tuple[str, str]] = {}  # netloc -> (why, kind), for this run
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> HostAwareRobotsTxtMiddleware:
@@ -77,13 +86,14 @@ class HostAwareRobotsTxtMiddleware(RobotsTxtMiddleware):
         netloc = urlparse_cached(request).netloc
         if netloc not in self.unreachable:
             await super().process_request(request)
-        why = self.unreachable.get(netloc)
-        if why is not None:
+        failed = self.unreachable.get(netloc)
+        if failed is not None:
             self._stats.inc_value("blogs/requests_to_unreachable_hosts")
-            raise HostUnreachable(f"host {netloc} did not answer in this run ({why} on its robots.txt)")
+            why, kind = failed
+            raise HostUnreachable(f"host {netloc} did not answer in this run ({why} on its robots.txt)", kind)
 
     def _robots_error(self, exc: Exception, netloc: str) -> None:
-        why = connection_failure(exc)
-        if why is not None:
-            self.unreachable[netloc] = why
+        failed = connection_failure(exc)
+        if failed is not None:
+            self.unreachable[netloc] = failed
         super()._robots_error(exc, netloc)

@@ -349,7 +349,7 @@ class ExtractPipeline:
         elif isinstance(item, TemplatePageItem) and item.page_id is not None:
             # A site without a profile whose articles were extracted provisionally before its home
             # page came: again, with it in the set.
-            if item.site in self.run_sites and item.site not in self.profiled:
+            if item.site in self.settled and item.site not in self.profiled:
                 self._submit(extraction.run_provisional, item.site)
         elif isinstance(item, CommentFeedItem) and item.fetch_id is not None:
             self.feed_sites.add(item.site)

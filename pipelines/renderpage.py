@@ -16,6 +16,7 @@ import re
 import time
 from typing import Any
 
+SETTLED_AFTER = 0.5  # seconds without a change to the page: its script has filled the thread
 MAX_LOAD_MORE = 25  # "load more" clicks per page: a bound, whatever the widget keeps offering
 # Buttons and links that fetch more of a thread, in the languages of the corpus.
 LOAD_MORE = re.compile(
@@ -107,9 +108,24 @@ _NAME_CONTAINER_JS = """(id) => {
 
 
 def wait_for_thread(page: Any, container: str, seconds: float) -> None:
-    """Until the container (with its shadow roots and iframes) shows something; Playwright's timeout otherwise."""
+    """Until the container (with its shadow roots and iframes) shows something and the page has
+    stopped changing (a static part, an iframe say, can show before the script filled the rest);
+    Playwright's timeout otherwise."""
+    deadline = time.monotonic() + max(1.0, seconds)
     page.evaluate(_NAME_CONTAINER_JS, container)
     page.wait_for_function(_TEXT_JS, arg=container, timeout=max(1.0, seconds) * 1000)
+    settle(page, deadline)
+
+
+def settle(page: Any, deadline: float, quiet: float = SETTLED_AFTER) -> None:
+    """Return once the page's markup stayed the same for `quiet` seconds, or at `deadline` (monotonic)."""
+    before = page.content()
+    while time.monotonic() + quiet < deadline:
+        page.wait_for_timeout(quiet * 1000)
+        now = page.content()
+        if now == before:
+            return
+        before = now
 
 
 def load_more(page: Any, container: str, deadline: float) -> int:
