@@ -20,9 +20,10 @@ from jobs.reextract import ReextractReport, reextract
 from jobs.reextract_dask import ReextractFailed, check_address, dask_client, reextract_on_dask
 from store import StoreBackend, StoreError, store_location
 from store.lockfile import run_lock
-from store.postgres import is_database_url, redact
+from store.postgres import redact
 from store.query import parse_since
 from store.reextractions import Plan
+from store.storefile import is_database_url
 
 
 def _address(text: str) -> str:

@@ -12,10 +12,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # method.py calls this module
-    from .method import PageExtraction
 
 # Soft hyphen; zero-width space, non-joiner and joiner; word joiner; BOM / zero-width no-break space.
 _INVISIBLE = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff]")
@@ -32,14 +28,3 @@ def clean_text(text: str) -> str:
     if not unicodedata.is_normalized("NFC", text):
         text = unicodedata.normalize("NFC", text)
     return text
-
-
-def clean_extraction(extraction: PageExtraction) -> None:
-    """Clean the post, the comments and the comment records' texts and authors in place."""
-    extraction.post = clean_text(extraction.post)
-    extraction.comments = [clean_text(c) for c in extraction.comments]
-    extraction.comment_section = clean_text(extraction.comment_section)
-    for record in extraction.comment_records:
-        record.text = clean_text(record.text)
-        if record.author is not None:
-            record.author = clean_text(record.author)

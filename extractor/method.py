@@ -22,7 +22,7 @@ from .context import Context, SetOfPages
 from .decode import decode_html
 from .evidence import SET, SINGLE_PAGE, Evidence, confidence
 from .fallback import Fallback
-from .hygiene import clean_extraction
+from .hygiene import clean_text
 from .identifiers import DEFAULT_IDENTIFIER
 from .matching import Vector
 from .options import DEFAULT, Options
@@ -437,3 +437,15 @@ __all__ = [
     "extract_site",
     "read_page",
 ]
+
+
+def clean_extraction(extraction: PageExtraction) -> None:
+    """Text hygiene: the post, the comments and the comment records' texts and authors without
+    invisible characters, NFC-normalised, in place (hygiene.clean_text)."""
+    extraction.post = clean_text(extraction.post)
+    extraction.comments = [clean_text(c) for c in extraction.comments]
+    extraction.comment_section = clean_text(extraction.comment_section)
+    for record in extraction.comment_records:
+        record.text = clean_text(record.text)
+        if record.author is not None:
+            record.author = clean_text(record.author)

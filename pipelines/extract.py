@@ -62,7 +62,7 @@ from jobs import extraction
 from store import StoreBackend, open_store, store_location
 from store.clock import to_iso
 from store.faults import store_fault
-from store.postgres import is_database_url
+from store.storefile import is_database_url
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

@@ -15,9 +15,9 @@ import os
 from pathlib import Path
 
 from store.base import StoreBackend
-from store.postgres import PostgresStore, is_database_url
+from store.postgres import PostgresStore
 from store.sqlite import Store, default_db_path
-from store.storefile import StoreError, refuse_url
+from store.storefile import StoreError, is_database_url, refuse_url
 
 __all__ = [
     "PostgresStore",

@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 from store.pglock import PgRunLock
+from store.storefile import is_database_url
 
 # What may hold a store's lock besides a crawl; a crawl's line names no task.
 OTHER_TASKS = ("reextract", "copy")
@@ -115,7 +116,6 @@ def run_lock(location: str, *, shared: bool = False, purpose: str = "crawl") -> 
     """The crawl lock of the store at `location`: a lock file beside a SQLite store (always
     exclusive: one crawl per file), an advisory lock in a PostgreSQL one (store.pglock), shared
     by crawler workers (`shared`) and exclusive for reextract and copy (`purpose` says which)."""
-    from store.postgres import is_database_url  # here: store.postgres imports store.runs, which imports this module
 
     if is_database_url(location):
         return PgRunLock(location, shared=shared, purpose=purpose)

@@ -38,11 +38,6 @@ APPLICATION_NAME = "blog-harvester"
 CONNECT_TIMEOUT_S = 60.0
 
 
-def is_database_url(location: str) -> bool:
-    """is_database_url("postgresql://u@h/db") is True; a file path is False."""
-    return location.split("://", 1)[0].lower() in ("postgresql", "postgres") and "://" in location
-
-
 def redact(url: str) -> str:
     """The URL without user or password, for messages: redact("postgresql://u:pw@h/db") == "postgresql://h/db".
     A file path is returned as it is."""

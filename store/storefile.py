@@ -19,6 +19,12 @@ from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+
+def is_database_url(location: str) -> bool:
+    """is_database_url("postgresql://u@h/db") is True; a file path is False."""
+    return location.split("://", 1)[0].lower() in ("postgresql", "postgres") and "://" in location
+
+
 SQLITE_MAGIC = b"SQLite format 3\x00"
 # PRAGMA application_id of a store ("Blog"): written when a store is created or upgraded.
 APPLICATION_ID = 0x426C6F67

@@ -27,7 +27,7 @@ from twisted.internet.error import DNSLookupError
 
 from crawler.addresses import PublicAddressResolver
 from store.pgsql import to_postgres
-from store.postgres import is_database_url
+from store.storefile import is_database_url
 
 PROJECT = Path(__file__).resolve().parents[1]
 # tests/breakpoints/sitecustomize.py: put first on a crawl's PYTHONPATH by _env(breakpoint=...)

@@ -17,7 +17,7 @@ from crawler.signals import run_closing, run_opened
 from crawler.validation import setting
 from store import store_location
 from store.leases import worker_name
-from store.postgres import is_database_url
+from store.storefile import is_database_url
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
