@@ -46,7 +46,7 @@ from extractor.commentsystems import detect_comment_system
 from jobs.commentapi import process_api_read
 from pipelines.extract import _init_worker as init_worker
 from pipelines.extract import deferred_from_future
-from pipelines.renderpage import inline_hidden_parts, load_more, wait_for_thread
+from pipelines.renderpage import Requests, inline_hidden_parts, load_more, wait_for_thread
 from store import open_store, store_location
 from store.commentsystems import CONNECTORS, ApiRead
 
@@ -118,9 +118,10 @@ def render(url: str, body: bytes, container: str, timeout: float, rule: AddressR
                 refused: dict[str, str | None] = {}  # host -> the rule's answer, asked once per render
                 context.route("**/*", lambda route: _only_web(route, url, body, rule, refused))
                 page = context.new_page()
+                requests = Requests(page)
                 page.goto(url, wait_until="networkidle", timeout=timeout * 1000)
                 deadline = started + timeout
-                wait_for_thread(page, container, deadline - time.monotonic())
+                wait_for_thread(page, container, deadline - time.monotonic(), requests)
                 load_more(page, container, deadline)
                 inline_hidden_parts(page, container)
                 return Rendered(page.content(), None, time.monotonic() - started)

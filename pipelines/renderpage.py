@@ -107,23 +107,42 @@ _NAME_CONTAINER_JS = """(id) => {
 }"""
 
 
-def wait_for_thread(page: Any, container: str, seconds: float) -> None:
-    """Until the container (with its shadow roots and iframes) shows something and the page has
-    stopped changing (a static part, an iframe say, can show before the script filled the rest);
-    Playwright's timeout otherwise."""
+class Requests:
+    """The page's requests in flight (Playwright's request events): a thread is read once none is."""
+
+    def __init__(self, page: Any) -> None:
+        self.open = 0
+        page.on("request", self._started)
+        page.on("requestfinished", self._ended)
+        page.on("requestfailed", self._ended)
+
+    def _started(self, _request: Any) -> None:
+        self.open += 1
+
+    def _ended(self, _request: Any) -> None:
+        self.open = max(0, self.open - 1)
+
+
+def wait_for_thread(page: Any, container: str, seconds: float, requests: Requests | None = None) -> None:
+    """Until the container (with its shadow roots and iframes) shows something and then stops
+    changing with no request in flight (a static part, an iframe say, shows before the script has
+    filled the rest); Playwright's timeout otherwise."""
     deadline = time.monotonic() + max(1.0, seconds)
     page.evaluate(_NAME_CONTAINER_JS, container)
     page.wait_for_function(_TEXT_JS, arg=container, timeout=max(1.0, seconds) * 1000)
-    settle(page, deadline)
+    settle(page, container, deadline, requests)
 
 
-def settle(page: Any, deadline: float, quiet: float = SETTLED_AFTER) -> None:
-    """Return once the page's markup stayed the same for `quiet` seconds, or at `deadline` (monotonic)."""
-    before = page.content()
+def settle(
+    page: Any, container: str, deadline: float, requests: Requests | None = None, quiet: float = SETTLED_AFTER
+) -> None:
+    """Return once the container's text (shadow roots and iframes included) stayed the same for
+    `quiet` seconds with no request in flight, or at `deadline` (monotonic)."""
+    before = page.evaluate(_TEXT_JS, container)
     while time.monotonic() + quiet < deadline:
         page.wait_for_timeout(quiet * 1000)
-        now = page.content()
-        if now == before:
+        now = page.evaluate(_TEXT_JS, container)
+        if now == before and (requests is None or requests.open == 0):
             return
         before = now
 
