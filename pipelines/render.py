@@ -143,7 +143,9 @@ def _browser_args(url: str) -> list[str]:
     except ValueError:  # a name: public as far as the browser is told
         private = False
     if private:
-        args.append("--disable-features=LocalNetworkAccessChecks")
+        args.append(
+            "--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests,PrivateNetworkAccessSendPreflights"
+        )
     return args
 
 
