@@ -96,6 +96,9 @@ def dask_client(address: str, timeout: float = CONNECT_TIMEOUT) -> Iterator[Clie
         ) as cluster,
         Client(cluster) as client,
     ):
+        from jobs.daskworkers import QuietClosingWorker
+
+        client.register_plugin(QuietClosingWorker(), name="blogs-quiet-closing")
         yield client
 
 

@@ -99,5 +99,8 @@ def test_randomized_delays_never_go_below_crawl_delay(farm: BlogFarm, tmp_path: 
     times = [r.wall_time for r in farm.requests_for(blog) if r.path_only != "/robots.txt"]
     assert len(times) == 10  # the feed, 8 pages and the home page (a new site's template page)
     gaps = [b - a for a, b in itertools.pairwise(times)]
-    # A lower bound only: a busy machine makes gaps longer, never shorter (5 ms for the loopback).
-    assert min(gaps) >= 0.995, gaps
+    # A lower bound: the crawler spaces its sends by the delay exactly (no jitter); the farm stamps
+    # arrivals, which carry each request's connection and thread-scheduling time, so on a busy
+    # machine one gap can read some ms short (18 ms seen in CI). A ±50 % jitter would put one of
+    # the 9 gaps under 0.95 s with probability 1 - 0.55**9 > 99 %.
+    assert min(gaps) >= 0.95, gaps
