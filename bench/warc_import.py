@@ -9,9 +9,9 @@ of this process, so that other load on a shared machine disturbs the ratios less
 
 1. lxml.html parse of every page, the baseline;
 2. extraction alone: each site's pages, already in memory, extracted in sets of 10 as the crawl's
-   batches (extractor.warccli.extract_site_captures' work without the archive);
+   batches (extractor.archives.warccli.extract_site_captures' work without the archive);
 3. `python -m extractor warc`'s import: reading the archive (pass 1), grouping by site, reading
-   each site's bodies again and extracting them (extractor.warccli.extract_archives);
+   each site's bodies again and extracting them (extractor.archives.warccli.extract_archives);
 4. `scrapy import-warc`'s import into a new SQLite store (jobs.warcimport.import_archives:
    pages stored, batches, the crawl's extraction jobs);
 pages/s of each, and 3 / 2 (target <= 1.5), 3 / 1, 4 / 2.
@@ -44,8 +44,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[0] = str(ROOT)
 
 from extractor import Page, extract_and_learn  # noqa: E402
+from extractor.archives.warccli import extract_archives  # noqa: E402
 from extractor.dates import clear_memos  # noqa: E402
-from extractor.warccli import extract_archives  # noqa: E402
 
 BATCH = 10
 
@@ -133,7 +133,7 @@ def child_peak_rss(archive: Path) -> int:
     ru_maxrss of a child started by a large parent may report the parent's peak."""
     code = (
         f"import sys; sys.path.insert(0, {str(ROOT)!r})\n"
-        "from extractor.warccli import extract_archives\n"
+        "from extractor.archives.warccli import extract_archives\n"
         f"for _ in extract_archives([{str(archive)!r}], {BATCH}): pass\n"
         "print([l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')][0])\n"
     )

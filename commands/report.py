@@ -4,7 +4,7 @@ scrapy report --site gen1 report/ -s BLOGS_DB=blogs.db
 
 For each site, the newest snapshot of its newest articles is extracted again, offline, with the
 site's latest stored profile (or as one set when the site has no profile yet), for its blocks,
-and painted by extractor.report: post blocks dashed, comment blocks solid, boilerplate dimmed.
+and painted by extractor.report.build: post blocks dashed, comment blocks solid, boilerplate dimmed.
 The comments shown and counted are the ones the store keeps for that snapshot: every block
 holding a stored comment's text is painted as a comment. Pages are listed by their feed title.
 The index shows the profile version and the comment-feed check worded exactly as `scrapy sites`
@@ -24,7 +24,7 @@ from scrapy.exceptions import UsageError
 
 from commands import StoreCommand, positive_int
 from extractor import Page, SiteProfile, extract_site
-from extractor.report import ReportPage, ReportSite, write_report
+from extractor.report.build import ReportPage, ReportSite, write_report
 from store import StoreBackend, query
 from store.commentsystems import NOT_HARVESTED, loads_by_script
 from store.pages import gunzip_body

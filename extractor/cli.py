@@ -22,14 +22,14 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import IO
 
-from .corpus import CorpusSite, iter_corpus
+from .evaluation.corpus import CorpusSite, iter_corpus
+from .evaluation.scoring import RecordCounts, SiteScore, macro, metrics, pooled, score_page, score_records
+from .evaluation.set_sizes import extract_in_sets, print_beside_full_sets
 from .identifiers import DEFAULT_IDENTIFIER
 from .method import NO_COMMENTS, PAGE_EVIDENCE, Page, PageExtraction, extract_site
 from .options import PRESETS, Options
 from .profile import extract_and_learn
 from .roles import COMMENT, POST
-from .scoring import RecordCounts, SiteScore, macro, metrics, pooled, score_page, score_records
-from .set_sizes import extract_in_sets, print_beside_full_sets
 
 
 def _extract_files(paths: Sequence[Path], options: Options) -> list[PageExtraction]:
@@ -512,11 +512,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(a, "corpus", None) and not Path(a.corpus).is_dir():
         ap.error(f"corpus root not found: {a.corpus}")
     if a.cmd == "report":
-        from .report import cmd_report  # only this command needs the report modules
+        from .report.build import cmd_report  # only this command needs the report modules
 
         return cmd_report(a, parse_overrides(a.preset, a.set))
     if a.cmd == "warc":
-        from .warccli import cmd_warc  # warcio only for this command
+        from .archives.warccli import cmd_warc  # warcio only for this command
 
         return cmd_warc(a)
     if a.cmd == "evaluate":

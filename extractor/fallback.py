@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from .blocks import Block
 from .evidence import VOCABULARY, comment_evidence, vocabulary_names
 from .roles import BOILERPLATE, COMMENT, POST
-from .scoring import tokenize
+from .tokens import tokenize
 from .units import (
     SIGNATURE_TOKEN_SHARE,
     DateLines,

@@ -5,7 +5,7 @@
 
 A site is one blog, not a host: its name comes from its feed URL without the trailing feed-ish
 segments, so the feed and the home page of a blog get one name while /alice/ and /bob/ on one
-host stay two sites. Pure (no Scrapy, no store), so extractor.warc groups archived pages by it.
+host stay two sites. Pure (no Scrapy, no store), so extractor.archives.warc groups archived pages by it.
 """
 
 from __future__ import annotations

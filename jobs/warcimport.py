@@ -6,9 +6,9 @@ plan, report = import_archives(store, ["a.warc.gz", "b.warc"], batch_size=10, pr
 which is: plan_import (pass 1: files indexed, sites recognised), store_file for each file (pass 2:
 pages stored, file recorded), extract_imported (the crawl's extraction jobs) over sites_to_extract.
 
-1. Index (extractor.warc, pass 1): each file's page and feed captures by offset, no body kept;
+1. Index (extractor.archives.warc, pass 1): each file's page and feed captures by offset, no body kept;
    a file imported before (`warc_imports`, by SHA-256 of its bytes) is left out. Sites and
-   articles are recognised over all files together (extractor.warcsites.group_sites), since a site's
+   articles are recognised over all files together (extractor.archives.warcsites.group_sites), since a site's
    feed may sit in another file than its pages; an article stored before keeps its site.
 2. Store, file by file: each page as a snapshot of its article (`fetched_at` = capture time; the
    article's oldest capture is its `first` fetch, later ones `refetch`), each comment feed that
@@ -32,15 +32,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from extractor.feedlinks import FeedEntryLink
-from extractor.warc import (
+from extractor.archives.feedlinks import FeedEntryLink
+from extractor.archives.warc import (
     ArchiveIndex,
     CaptureReader,
     PageCapture,
     ReadTally,
     RecordRef,
 )
-from extractor.warcsites import comment_feed_keys, feed_entries, group_sites, template_pages
+from extractor.archives.warcsites import comment_feed_keys, feed_entries, group_sites, template_pages
 from jobs import extraction
 from jobs.reextract import prepare
 from store import StoreBackend

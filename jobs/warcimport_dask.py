@@ -4,7 +4,7 @@ by file and then by site.
 with dask_client("local:2") as client:
     plan, report = import_on_dask(store, client, ["a.warc.gz", "b.warc.gz"])
 
-1. One task per file reads it (pass 1, extractor.warc.ArchiveIndex): what comes back to this
+1. One task per file reads it (pass 1, extractor.archives.warc.ArchiveIndex): what comes back to this
    process is the index, a few fields per record, never a body.
 2. Here, from all the indexes: sites and articles (a site's pages may sit in many files).
 3. One task per file stores its pages (bodies read on the worker), each after the one before
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from extractor.warc import ArchiveIndex
+from extractor.archives.warc import ArchiveIndex
 from jobs import extraction
 from jobs.warcimport import (
     ArchiveFile,

@@ -7,7 +7,7 @@ with open("out.warc.gz", "wb") as fh:
 Each page is three records, gzip per record: the `response` (HTTP status line and headers as
 stored, the body as stored: decoded, so Content-Encoding and Transfer-Encoding are dropped and
 Content-Length is the body's), the `request` that fetched it, and a `metadata` record
-(`application/warc-fields`, extractor.warc.NOTE_FIELDS) with the fetch time, the site and article
+(`application/warc-fields`, extractor.archives.warc.NOTE_FIELDS) with the fetch time, the site and article
 as the crawl keyed them, and the feed entry that led to it. Both point at the response with
 WARC-Concurrent-To. A comment feed is a response and a metadata record (kind: comment-feed), so a
 second import (jobs.warcimport) rebuilds the same store: same sites, articles, batches.
@@ -27,8 +27,8 @@ from urllib.parse import urlsplit
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from extractor.warc import NOTE_FIELDS
-from extractor.warcsites import TEMPLATE_KIND
+from extractor.archives.warc import NOTE_FIELDS
+from extractor.archives.warcsites import TEMPLATE_KIND
 from store import StoreBackend
 from store.pages import gunzip_body
 

@@ -19,8 +19,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from extractor import Page, extract_site
-from extractor.corpus import iter_corpus
-from extractor.scoring import Counts, score_page
+from extractor.evaluation.corpus import iter_corpus
+from extractor.evaluation.scoring import Counts, score_page
 
 
 def main() -> None:

@@ -32,7 +32,7 @@ DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus"
 sys.path.insert(0, str(ROOT))
 
 from extractor import DEFAULT, Page, extract_site  # noqa: E402
-from extractor.corpus import iter_corpus  # noqa: E402
+from extractor.evaluation.corpus import iter_corpus  # noqa: E402
 
 
 def golden_sites() -> list[str]:

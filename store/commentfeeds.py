@@ -9,7 +9,7 @@ parses it (jobs.commentfeeds) and its entries go to `feed_comments` (`store_feed
 `mark_comment_feed_processed`), so a kill in between loses nothing (the next run processes what
 is left). Per site, the comments extracted from the page fetched right after are compared with
 the feed's entries: count exactness (same number of comments) and token F1 of the texts
-(extractor.scoring's tokens). A site whose agreement falls (the template changed under its
+(extractor.evaluation.scoring's tokens). A site whose agreement falls (the template changed under its
 profile) gets a warning.
 
 WordPress comment feeds list only the newest comments (`posts_per_rss`, 10 by default): an
@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from extractor.scoring import tokenize
+from extractor.tokens import tokenize
 from store.clock import from_iso, to_iso
 from store.crawlstate import StoreBase
 

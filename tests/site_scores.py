@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 from extractor import Page, extract_site, learn_profile
-from extractor.scoring import Counts, RecordCounts, score_page, score_records
+from extractor.evaluation.scoring import Counts, RecordCounts, score_page, score_records
 
 
 def _truth(folder: Path) -> list[dict]:

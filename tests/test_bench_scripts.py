@@ -45,7 +45,7 @@ def test_profile_ratio_runs(one_site: Path, records: bool) -> None:
     finally:
         sys.path.remove(str(ROOT / "bench"))
     from extractor import DEFAULT, Page
-    from extractor.corpus import iter_corpus
+    from extractor.evaluation.corpus import iter_corpus
 
     sets = [[Page(None, p.read_bytes()) for p in s.page_files()] for s in iter_corpus(one_site)]
     ratio, sites = extract_speed.profile_ratio(sets, DEFAULT.but(comment_records=records), 1)
@@ -59,7 +59,7 @@ def test_reading_ratios_run(one_site: Path) -> None:
     finally:
         sys.path.remove(str(ROOT / "bench"))
     from extractor import DEFAULT, Page
-    from extractor.corpus import iter_corpus
+    from extractor.evaluation.corpus import iter_corpus
     from extractor.speedups import _csax
 
     sets = [[Page(None, p.read_bytes()) for p in s.page_files()] for s in iter_corpus(one_site)]

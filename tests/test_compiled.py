@@ -26,7 +26,7 @@ if os.environ.get("TEST_NO_COMPILED_PASSES"):
     for name in ("_cblock", "_cbuild", "_csax", "_cvectors", "_cunits", "_cmatch"):  # as installed without a C compiler
         sys.modules["extractor." + name] = None
 from extractor import Page, extract_site, learn_profile
-from extractor.corpus import iter_corpus
+from extractor.evaluation.corpus import iter_corpus
 out = []
 for site in iter_corpus(sys.argv[1], sites=sys.argv[2:]):
     pages = [Page(None, p.read_bytes()) for p in site.page_files()]

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from extractor import blocks as B
 from extractor import speedups as S
-from extractor.corpus import iter_corpus
 from extractor.decode import decode_html
+from extractor.evaluation.corpus import iter_corpus
 
 FIELDS = list(B.BLOCK_FIELDS)
 

@@ -1,5 +1,5 @@
 """End to end through the pipelines: `scrapy crawl blogs` over the farm's WordPress corpus sites, then the
-stored posts and comments are scored against the corpus truth with extractor.scoring.
+stored posts and comments are scored against the corpus truth with extractor.evaluation.scoring.
 
 The corpus feeds list 10 posts each (WordPress's default) while the truth has 30 pages per
 site: each site also gets a feed listing all its posts (`/feed/all/`, built from the farm's
@@ -24,7 +24,7 @@ from xml.sax.saxutils import escape
 import pytest
 from crawl_helpers import PROJECT, TEST_SETTINGS, _env, run_crawl, write_feeds
 
-from extractor.scoring import Counts, RecordCounts, score_page, score_records
+from extractor.evaluation.scoring import Counts, RecordCounts, score_page, score_records
 from farm import BlogFarm, FarmSite
 from store.sqlite import Store
 from store.urls import normalize_url

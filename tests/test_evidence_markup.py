@@ -217,7 +217,7 @@ def test_a_set_where_every_page_has_an_undated_disqus_list_finds_it() -> None:
 
 
 def test_stress_modes_score_a_corpus_by_source(corpus_root, capsys) -> None:  # type: ignore[no-untyped-def]
-    from extractor.stress import main
+    from extractor.evaluation.stress import main
 
     assert main(["commented", "--corpus", str(corpus_root), "--source", "wordpress", "--jobs", "1"]) == 0
     [line] = capsys.readouterr().out.splitlines()

@@ -14,8 +14,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from extractor import DEFAULT, Page, extract_site, learn_profile
-from extractor.corpus import iter_corpus
-from extractor.scoring import Counts, metrics, score_page
+from extractor.evaluation.corpus import iter_corpus
+from extractor.evaluation.scoring import Counts, metrics, score_page
 from jobs.commentfeeds import parse_comment_feed
 
 

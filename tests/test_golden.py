@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from extractor import Page, extract_site
-from extractor.corpus import iter_corpus
+from extractor.evaluation.corpus import iter_corpus
 
 MAIN = Path(__file__).resolve().parents[1]
 REGEN_HINT = "intended? run .venv/bin/python scripts/regen_golden.py and review git diff tests/golden"

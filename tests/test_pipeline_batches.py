@@ -12,7 +12,7 @@ import pytest
 from test_fallback import _undated
 from test_store_schema import NOW, add_page
 
-from extractor.scoring import Counts, score_page
+from extractor.evaluation.scoring import Counts, score_page
 from jobs import extraction
 from jobs.commentfeeds import parse_comment_feed
 from jobs.reextract import reextract

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from extractor import Page, extract_site
-from extractor.scoring import _align, date_matches
+from extractor.evaluation.scoring import _align, date_matches
 from tests.engines.write import build_corpus as build_engines
 from tests.themes import build_corpus as build_themes
 from tests.themes.localize import localize_site

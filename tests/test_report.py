@@ -12,7 +12,7 @@ from extractor import DEFAULT, Page, PageExtraction, extract_site
 from extractor.blocks import parse_html
 from extractor.cli import main
 from extractor.method import BlockResult
-from extractor.report import (
+from extractor.report.build import (
     NOTE_NOT_FOUND,
     ROLES,
     ReportPage,
@@ -26,7 +26,7 @@ from extractor.report import (
     sites_from_corpus,
     write_report,
 )
-from extractor.report_render import CSP, display_url, indexed_path, paint_page, safe_link, sanitize_css
+from extractor.report.render import CSP, display_url, indexed_path, paint_page, safe_link, sanitize_css
 from extractor.roles import BOILERPLATE, COMMENT, POST
 
 HOSTILE = b"""<!DOCTYPE html><html><head>

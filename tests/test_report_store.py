@@ -20,7 +20,7 @@ from test_pipeline_batches import corpus_pages, stored
 from test_store_schema import NOW, add_page
 
 from commands.report import NOT_EXTRACTED
-from extractor.report_render import display_url
+from extractor.report.render import display_url
 from jobs import extraction
 from jobs.commentfeeds import parse_comment_feed
 from store.sqlite import Store

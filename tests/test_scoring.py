@@ -1,4 +1,4 @@
-"""``extractor.scoring`` and ``python -m extractor evaluate`` agree with the reference scorer.
+"""``extractor.evaluation.scoring`` and ``python -m extractor evaluate`` agree with the reference scorer.
 
 The reference is ``../shared/eval/score.py`` (stdlib only), imported by path. Its absence is an error.
 """
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from extractor import scoring
+from extractor.evaluation import scoring
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 MAIN = Path(__file__).resolve().parents[1]

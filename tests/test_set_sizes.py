@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from extractor.set_sizes import page_sets
+from extractor.evaluation.set_sizes import page_sets
 
 MAIN = Path(__file__).resolve().parents[1]
 SHARED = MAIN.parent / "shared"

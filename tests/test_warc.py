@@ -1,4 +1,4 @@
-"""Reading web archives (extractor.warc, `python -m extractor warc`): WARC files written by warcio's
+"""Reading web archives (extractor.archives.warc, `python -m extractor warc`): WARC files written by warcio's
 writer from a local farm blog's real HTTP responses; revisits resolved; a truncated gzip member and
 a wrong Content-Length cost only their own record, and are reported."""
 
@@ -10,7 +10,6 @@ import io
 import json
 import subprocess
 import sys
-import time
 import urllib.request
 from base64 import b32encode
 from pathlib import Path
@@ -21,9 +20,9 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from crawler.items import PageItem
+from extractor.archives.warc import ArchiveIndex, read_capture
+from extractor.archives.warcsites import group_sites
 from extractor.sitekeys import default_site_name
-from extractor.warc import ArchiveIndex, read_capture
-from extractor.warcsites import group_sites
 from farm import BlogFarm
 from pipelines.warcpipeline import WarcPipeline
 

@@ -18,10 +18,10 @@ import pytest
 from crawl_helpers import PROJECT, _env, run_crawl, write_feeds
 from warcio.archiveiterator import ArchiveIterator
 
+from extractor.archives.warc import ArchiveIndex, CaptureReader
+from extractor.archives.warccli import CommentFeeds
+from extractor.archives.warcsites import group_sites
 from extractor.sitekeys import default_site_name
-from extractor.warc import ArchiveIndex, CaptureReader
-from extractor.warccli import CommentFeeds
-from extractor.warcsites import group_sites
 from farm import BlogFarm
 from jobs import extraction
 from jobs.warcimport import import_archives, plan_import, store_file

@@ -3,7 +3,7 @@
 read_feed(body, "http://ex.com/blog/feed/", {"Content-Type": ["application/rss+xml"]})[0].link
 
 A feed in an archive is evidence, as the crawl's feeds are: its entries name the blog's articles
-(extractor.warcsites), with their titles, publication times and comment feeds (wfw:commentRss).
+(extractor.archives.warcsites), with their titles, publication times and comment feeds (wfw:commentRss).
 feedparser reads it; a feed it cannot read gives no entries.
 """
 
@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 import feedparser
 from w3lib.url import canonicalize_url
 
-from .commentfeed import strip_internal_subset
+from extractor.commentfeed import strip_internal_subset
 
 
 @dataclass(slots=True)

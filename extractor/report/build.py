@@ -21,11 +21,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .corpus import iter_corpus
-from .method import BlockResult, Page, PageExtraction, extract_site
-from .options import Options
-from .report_render import CSP, display_url, document_title, paint_page, safe_link
-from .roles import BOILERPLATE, COMMENT, POST
+from extractor.evaluation.corpus import iter_corpus
+from extractor.method import BlockResult, Page, PageExtraction, extract_site
+from extractor.options import Options
+from extractor.report.render import CSP, display_url, document_title, paint_page, safe_link
+from extractor.roles import BOILERPLATE, COMMENT, POST
 
 ROLES: tuple[str, ...] = (POST, COMMENT, BOILERPLATE)
 

@@ -1,6 +1,6 @@
 """Comment separation under the conditions of unseen sites, scored per fold.
 
-    python -m extractor.stress single|commented|commented-as-crawl|subsets [--corpus ROOT] [--source S]
+    python -m extractor.evaluation.stress single|commented|commented-as-crawl|subsets [--corpus ROOT] [--source S]
 
 ``evaluate`` extracts each corpus site as one set, which the dev sites' comment-free pages make easy.
 These modes take that help away, on the same pages and the same scorer (``scoring.py``), and print
@@ -22,11 +22,11 @@ import sys
 from collections.abc import Sequence
 from multiprocessing import Pool
 
-from .cli import FOLD_SOURCE, as_crawl, fold_label, fold_of
-from .corpus import CorpusSite, iter_corpus
-from .method import Page, PageExtraction, extract_site
-from .options import DEFAULT
-from .scoring import Counts, SiteScore, macro, metrics, pooled, score_page
+from extractor.cli import FOLD_SOURCE, as_crawl, fold_label, fold_of
+from extractor.evaluation.corpus import CorpusSite, iter_corpus
+from extractor.evaluation.scoring import Counts, SiteScore, macro, metrics, pooled, score_page
+from extractor.method import Page, PageExtraction, extract_site
+from extractor.options import DEFAULT
 
 MODES = ("single", "commented", "commented-as-crawl", "subsets")
 # the old name of commented-as-crawl, still accepted
@@ -79,7 +79,7 @@ def summary(name: str, sites: Sequence[SiteScore]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m extractor.stress", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m extractor.evaluation.stress", description=__doc__.split("\n\n")[0])
     ap.add_argument("mode", choices=[*MODES, *OLD_MODES])
     ap.add_argument("--corpus", default="../shared/corpus")
     ap.add_argument("--source", action="append", help="only this corpus source (repeatable)")

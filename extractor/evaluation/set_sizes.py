@@ -22,9 +22,9 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .method import Page, PageExtraction, extract_site
-from .options import Options
-from .scoring import SiteScore, macro
+from extractor.evaluation.scoring import SiteScore, macro
+from extractor.method import Page, PageExtraction, extract_site
+from extractor.options import Options
 
 
 @dataclass(frozen=True, slots=True)

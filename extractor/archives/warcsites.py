@@ -1,4 +1,4 @@
-"""Sites and articles of an archive's pages (extractor.warc's pass 1 index), as the crawl keys them.
+"""Sites and articles of an archive's pages (extractor.archives.warc's pass 1 index), as the crawl keys them.
 
 sites = group_sites(index)   # site name -> its page captures, oldest first
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from .feedlinks import FeedEntryLink, url_key
-from .sitekeys import default_site_name, site_root_segments
-from .warc import ArchiveIndex, FeedCapture, PageCapture
+from extractor.archives.feedlinks import FeedEntryLink, url_key
+from extractor.archives.warc import ArchiveIndex, FeedCapture, PageCapture
+from extractor.sitekeys import default_site_name, site_root_segments
 
 TEMPLATE_KIND = "template"  # the metadata kind of a template page (jobs.warcwriter writes it)
 

@@ -3,7 +3,7 @@
 index = ArchiveIndex()
 index.add_file("crawl.warc.gz")           # pass 1: which records are pages and feeds, no bodies kept
 index.resolve_revisits()                  # once every file is indexed
-sites = extractor.warcsites.group_sites(index)    # site name -> its captures, oldest first
+sites = extractor.archives.warcsites.group_sites(index)    # site name -> its captures, oldest first
 capture = read_capture(sites["ex.com-blog"][0].ref)   # pass 2: one record's page, read again by offset
 
 Pure (no Scrapy, no store): `python -m extractor warc` and `scrapy import-warc` share it.
@@ -11,7 +11,7 @@ Pure (no Scrapy, no store): `python -m extractor warc` and `scrapy import-warc` 
 What is kept: `response` records (and `revisit` records resolved to the response they repeat)
 of http(s) pages with status 200 that are HTML (by Content-Type, else by how the body starts),
 and feeds (RSS/Atom), which are read at once as evidence for grouping. `metadata` records that
-this project's export writes beside each response (extractor.warc.NOTE_FIELDS) say the page's site
+this project's export writes beside each response (extractor.archives.warc.NOTE_FIELDS) say the page's site
 and article as the crawl had them. A record that is cut short (its Content-Length says more than
 the file holds), whose Content-Length is wrong (the next record does not start where it says),
 or that cannot be parsed or decompressed is counted in `ReadTally.skipped` and skipped; reading
@@ -36,7 +36,7 @@ from warcio.archiveiterator import ArchiveIterator
 from warcio.exceptions import ArchiveLoadFailed
 from warcio.recordloader import ArcWarcRecord
 
-from .feedlinks import FeedEntryLink, read_feed, url_key
+from extractor.archives.feedlinks import FeedEntryLink, read_feed, url_key
 
 _GZIP_MAGIC = b"\x1f\x8b\x08"
 _WARC_LINE = b"WARC/1."

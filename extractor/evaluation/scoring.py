@@ -1,8 +1,5 @@
 """Token precision/recall/F1 of post and comments, as ``shared/corpus/README.md`` ("Scoring") defines.
 
-    >>> tokenize("Don't STOP—日本語")
-    ['don', 't', 'stop', '日', '本', '語']
-
 Per page, token bags are compared (overlap = sum of min counts); a site pools its pages (micro),
 MACRO averages sites (comments over sites with comment truth), micro pools all pages. The project's
 tests check that these numbers equal the reference scorer's on the same predictions.
@@ -15,50 +12,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-# Han, Hiragana and Katakana characters are one token each.
-_CJK = (
-    (0x3005, 0x3007),
-    (0x3040, 0x309F),
-    (0x30A0, 0x30FF),
-    (0x31F0, 0x31FF),
-    (0x3400, 0x4DBF),
-    (0x4E00, 0x9FFF),
-    (0xF900, 0xFAFF),
-    (0xFF66, 0xFF9F),
-    (0x20000, 0x2FA1F),
-)
-
-
-def _cjk(ch: str) -> bool:
-    cp = ord(ch)
-    return any(lo <= cp <= hi for lo, hi in _CJK)
-
-
-def _word_char(ch: str) -> bool:
-    cat = unicodedata.category(ch)
-    return cat[0] in "LN" or cat in ("Mn", "Mc")
-
-
-def tokenize(text: str) -> list[str]:
-    """NFKC, casefold; runs of letters/digits/marks; each Han/Kana character alone."""
-    tokens: list[str] = []
-    run: list[str] = []
-    for ch in unicodedata.normalize("NFKC", text or "").casefold():
-        if not _word_char(ch):
-            if run:
-                tokens.append("".join(run))
-                run = []
-        elif _cjk(ch):
-            if run:
-                tokens.append("".join(run))
-                run = []
-            tokens.append(ch)
-        else:
-            run.append(ch)
-    if run:
-        tokens.append("".join(run))
-    return tokens
-
+from extractor.tokens import tokenize
 
 COUNT_FIELDS = [
     "post_tp",

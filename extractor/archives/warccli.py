@@ -3,7 +3,7 @@ with the library alone (no Scrapy, no store).
 
 extract_archives(["crawl.warc.gz"])   # rows: site, url, captured_at, post, comments, error
 
-Pages are read and grouped by site as extractor.warc says; each site's oldest capture of each
+Pages are read and grouped by site as extractor.archives.warc says; each site's oldest capture of each
 article joins a set, in publication order (from the archive's feeds; else URL), `batch_size` at a
 time as the crawl's batches: each set is extracted as one and teaches the site's profile, and the
 later captures (re-fetches) are extracted with the newest profile. One site's pages are in memory
@@ -21,12 +21,12 @@ from contextlib import ExitStack
 from datetime import UTC, datetime
 from typing import Any
 
-from .commentfeed import feed_texts_until, parse_comment_feed
-from .feedlinks import url_key
-from .method import Page, PageExtraction
-from .profile import SiteProfile, extract_and_learn
-from .warc import ArchiveIndex, CaptureReader, PageCapture, ReadTally
-from .warcsites import comment_feeds_by_article, feed_entries, group_sites
+from extractor.archives.feedlinks import url_key
+from extractor.archives.warc import ArchiveIndex, CaptureReader, PageCapture, ReadTally
+from extractor.archives.warcsites import comment_feeds_by_article, feed_entries, group_sites
+from extractor.commentfeed import feed_texts_until, parse_comment_feed
+from extractor.method import Page, PageExtraction
+from extractor.profile import SiteProfile, extract_and_learn
 
 
 def _row(site: str, page: PageCapture, result: PageExtraction) -> dict[str, object]:
