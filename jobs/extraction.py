@@ -265,12 +265,13 @@ def run_provisional(cfg: JobConfig, site: str) -> JobReport:
     pages = pages_of(store, snaps)
     # The site's home page beside its articles: a set of one article is still a set (template pages
     # show which blocks are the site's); their own extractions are not kept.
-    templates = [Page(t["url"], t["body"], t["headers"]) for t in store.template_pages(site, TEMPLATE_PAGES)]
+    stored = store.template_pages(site, TEMPLATE_PAGES)
+    templates = [Page(t["url"], t["body"], t["headers"]) for t in stored]
     known = store.known_comment_identifiers(site, before=cfg.known_before)
     results, profile = extract_and_learn([*pages, *templates], known_comment_ids=known)
     results = results[: len(pages)]
     fill_records(pages, results, profile)
-    made_of = set_made_of(len(pages), len(templates))
+    made_of = set_made_of(len(pages), [t["kind"] for t in stored])
     note = (
         f"provisional: {made_of}, the articles the site has so far;"
         f" its first full batch of {cfg.batch_size} replaces this"
@@ -290,10 +291,15 @@ def run_provisional(cfg: JobConfig, site: str) -> JobReport:
     return report
 
 
-def set_made_of(articles: int, templates: int) -> str:
-    """What a provisional set was made of: set_made_of(1, 1) == "set of 1 article + 1 template page"."""
+def set_made_of(articles: int, template_kinds: Sequence[str] = ()) -> str:
+    """What a provisional set was made of, its template pages by kind (crawler.templatelinks):
+    set_made_of(1, ["home page", "previous article"])
+    == "set of 1 article + 2 template pages (home page, previous article)"."""
     made = f"set of {articles} article{'s' if articles != 1 else ''}"
-    return made + (f" + {templates} template page{'s' if templates != 1 else ''}" if templates else "")
+    if not template_kinds:
+        return made
+    count = len(template_kinds)
+    return made + f" + {count} template page{'s' if count != 1 else ''} ({', '.join(template_kinds)})"
 
 
 def _noted(ext: PageExtraction, note: str) -> PageExtraction:

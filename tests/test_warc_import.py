@@ -139,8 +139,9 @@ def test_round_trip_export_warc_then_import_gives_the_same_posts_and_comments(fa
     done = scrapy(crawled, "export", "--warc", str(out))
     pages = rows(crawled, "SELECT COUNT(*) FROM snapshots")[0][0]
     feeds = rows(crawled, "SELECT COUNT(*) FROM comment_feed_fetches")[0][0]
-    templates = rows(crawled, "SELECT COUNT(*) FROM template_pages")[0][0]  # the sites' home pages
-    assert templates == 2
+    # each site's home page and the archive page it links (crawler.templatelinks)
+    templates = rows(crawled, "SELECT COUNT(*) FROM template_pages")[0][0]
+    assert templates == 4
     assert f"wrote {pages} pages and {feeds} comment feeds, {templates} template pages" in done.stdout
     # Read back by warcio: WARC 1.1, each page a response with its request and metadata records.
     types: dict[str, int] = {}
