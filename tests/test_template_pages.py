@@ -6,7 +6,7 @@ from __future__ import annotations
 from test_store_schema import NOW, add_page
 
 from crawler.articlefetching import home_page_url
-from jobs.extraction import set_made_of
+from jobs.extraction import set_made_of, set_templates
 from store import open_store
 
 
@@ -58,3 +58,12 @@ def test_a_provisional_set_says_what_it_was_made_of() -> None:
     assert set_made_of(1, ["home page"]) == "set of 1 article + 1 template page (home page)"
     made_of = set_made_of(4, ["home page", "archive page"])
     assert made_of == "set of 4 articles + 2 template pages (home page, archive page)"
+
+
+def test_a_set_holds_the_template_pages_of_the_articles_kind_when_it_has_one() -> None:
+    home = {"url": "http://h/", "kind": "home page"}
+    archive = {"url": "http://h/category/1/", "kind": "archive page"}
+    previous = {"url": "http://h/2026/o/", "kind": "previous article"}
+    assert set_templates([home, previous]) == [previous]
+    assert set_templates([home, archive]) == [home, archive]
+    assert set_templates([]) == []
