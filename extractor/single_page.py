@@ -88,14 +88,15 @@ def weight_map_main_node(blocks: Sequence[Block], roles: list[str]) -> list[str]
     main = max(range(len(blocks)), key=lambda i: (totals[i], -sizes[i]))
     # the node's siblings that weigh for content too (an article's other paragraphs, when the
     # node is one paragraph beside a list of links that weighs the parent down)
-    regions = [
-        range(b.index, b.index + sizes[b.index])
-        for b in blocks
-        if b.index == main or (blocks[main].parent >= 0 and b.parent == blocks[main].parent and totals[b.index] > 0)
-    ]
+    parent = blocks[main].parent
+    kept = [False] * len(blocks)
+    for b in blocks:
+        if b.index == main or (parent >= 0 and b.parent == parent and totals[b.index] > 0):
+            for i in range(b.index, b.index + sizes[b.index]):
+                kept[i] = True
     out = list(roles)
     for i in posted:
-        if not any(i in region for region in regions):
+        if not kept[i]:
             out[i] = BOILERPLATE
     end = main + sizes[main]
     first = next((i for i in posted if main <= i < end), main)
