@@ -164,7 +164,7 @@ def test_round_trip_export_warc_then_import_gives_the_same_posts_and_comments(fa
     for name, sql in PAGES_AND_COMMENTS.items():
         assert rows(fresh, sql) == rows(crawled, sql), name
     assert rows(fresh, "SELECT COUNT(*) FROM comments")[0][0] > 0
-    home_pages = "SELECT site, url, status, body_size FROM template_pages ORDER BY site"
+    home_pages = "SELECT site, url, status, body_size, kind FROM template_pages ORDER BY site, url"
     assert rows(fresh, home_pages) == rows(crawled, home_pages)  # template pages, not articles
     beta = rows(crawled, "SELECT COUNT(*) FROM snapshots WHERE site LIKE 'beta%'")[0][0]
     site = rows(crawled, "SELECT DISTINCT site FROM snapshots WHERE site LIKE 'beta%'")[0][0]
