@@ -4,10 +4,13 @@
 
 Generated farm blogs (farm.generated, en and ja, rendered without a server half a day after their
 last article, every comment out): each blog's first 1 or 2 articles extracted as the crawl's
-provisional job does (`extract_and_learn` on the set), once alone and once with the blog's home
-page as a template page of the set (its own extraction is not kept). Printed per set size and
-language: comments stored / shown, rows that are no comment, comments with the wrong author, and
-posts that lost a paragraph of the article or kept a line of the sidebar.
+provisional job does (`extract_and_learn` on the set), alone, with the blog's home page as a
+template page of the set (its own extraction is not kept), and with the home page and the second
+template page the crawl takes (crawler/templatelinks.py): a previous article (the blog's one
+article older than the set, which the feed no longer lists) or an archive page (the category of
+the set's newest article). Printed per set size and language: comments stored / shown, rows that
+are no comment, comments with the wrong author, and posts that lost a paragraph of the article or
+kept a line of the sidebar.
 """
 
 from __future__ import annotations
@@ -72,17 +75,34 @@ def score(tally: Tally, blog: GeneratedBlog, article: GeneratedArticle, result: 
     tally.methods[str(result.method)] += 1
 
 
-def measure(blogs: int, size: int, lang: str, with_home: bool) -> Tally:
+# The template pages beside the articles, by variant.
+VARIANTS: dict[str, tuple[str, ...]] = {
+    "": (),
+    " + home": ("home",),
+    " + home + previous": ("home", "previous"),
+    " + home + archive": ("home", "archive"),
+}
+
+
+def measure(blogs: int, size: int, lang: str, templates: tuple[str, ...]) -> Tally:
     tally = Tally()
     for b in range(blogs):
-        options = BlogOptions(articles=size, start=START, interval=3600, seed=b, lang=lang, comments_per_article=(1, 6))
+        # one article more than the set: the oldest is the previous article the feed no longer lists
+        options = BlogOptions(
+            articles=size + 1, start=START, interval=3600, seed=b, lang=lang, comments_per_article=(1, 6)
+        )
         blog = GeneratedBlog(f"t{b}", f"http://t{b}.test", options)
-        now = START + size * 3600 + 2 * 86400  # every comment out
-        pages = [page(blog, a.path, now) for a in blog.articles]
-        if with_home:
-            pages.append(page(blog, "/", now))
+        now = START + (size + 1) * 3600 + 2 * 86400  # every comment out
+        previous, articles = blog.articles[0], blog.articles[1:]
+        pages = [page(blog, a.path, now) for a in articles]
+        paths = {
+            "home": "/",
+            "previous": previous.path,
+            "archive": f"/category/{blog.category_number(articles[-1].category)}/",
+        }
+        pages += [page(blog, paths[kind], now) for kind in templates]
         results, _profile = extract_and_learn(pages)
-        for article, result in zip(blog.articles, results, strict=False):
+        for article, result in zip(articles, results, strict=False):
             score(tally, blog, article, result, now)
     return tally
 
@@ -92,12 +112,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--blogs", type=int, default=20)
     parser.add_argument("--articles", default="1,2", help="set sizes (articles per site)")
     args = parser.parse_args(argv)
-    print(f"{'set':<26} stored/shown  not a comment  wrong author  post short  post noisy  decided by")
+    print(f"{'set':<36} stored/shown  not a comment  wrong author  post short  post noisy  decided by")
     for size in [int(n) for n in args.articles.split(",")]:
         for lang in ("en", "ja"):
-            for with_home in (False, True):
-                label = f"{size} article(s){' + home' if with_home else ''}, {lang}"
-                print(f"{label:<26} {measure(args.blogs, size, lang, with_home).row()}", flush=True)
+            for name, templates in VARIANTS.items():
+                label = f"{size} article(s){name}, {lang}"
+                print(f"{label:<36} {measure(args.blogs, size, lang, templates).row()}", flush=True)
     return 0
 
 

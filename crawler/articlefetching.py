@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from scrapy import Request
-from scrapy.http import Response
+from scrapy.http import Response, TextResponse
 from twisted.python.failure import Failure
 
 from crawler.feedreader import read_feed
@@ -26,7 +26,9 @@ from crawler.responses import (
 )
 from crawler.schedule import backoff_delay, first_fetch_retry
 from crawler.spiderbase import FEED_ACCEPT, PRIO_COMMENT_FEED, PRIO_NEW_ARTICLE, PRIO_REFETCH, BlogsSpiderBase
+from crawler.templatelinks import HOME, Anchor, TemplateLink, below_home, pick_template_link
 from store.clock import from_iso, next_refetch, refetch_base
+from store.urls import normalize_url
 
 # Feed paths below a blog's home page (WordPress, Blogger, Hugo, Jekyll), the longest first.
 _FEED_TAILS = ("feed/atom/", "feed/rss2/", "feed/rdf/", "feed/", "feed", "rss/", "atom/", "feed.xml", "rss.xml",
@@ -93,13 +95,17 @@ class ArticleFetching(BlogsSpiderBase):
             return []
         if self.store.latest_profile_version(site) is not None:  # a full batch was extracted: not a new site
             return []
-        self.handled.add(home)
-        self.inc("blogs/template_pages_requested")
-        meta = {"site": site, "dont_cache": True}
-        return [Request(home, callback=self.parse_template, errback=self.template_failed, priority=PRIO_NEW_ARTICLE,
-                        dont_filter=True, meta=meta)]  # fmt: skip
+        return [self._template_request(site, TemplateLink(home, HOME))]
 
-    def parse_template(self, response: Response) -> Iterator[TemplatePageItem]:
+    def _template_request(self, site: str, link: TemplateLink) -> Request:
+        self.handled.add(link.url)
+        self.inc("blogs/template_pages_requested")
+        meta = {"site": site, "dont_cache": True, "template_kind": link.kind}
+        return Request(link.url, callback=self.parse_template, errback=self.template_failed,
+                       priority=PRIO_NEW_ARTICLE, dont_filter=True, meta=meta)  # fmt: skip
+
+    def parse_template(self, response: Response) -> Iterator[TemplatePageItem | Request]:
+        kind = response.meta.get("template_kind", HOME)
         self.inc("blogs/template_pages_fetched")
         yield TemplatePageItem(
             site=response.meta["site"],
@@ -108,7 +114,23 @@ class ArticleFetching(BlogsSpiderBase):
             headers=headers_dict(response),
             body=response.body,
             fetched_at=self.now(),
+            kind=kind,
         )
+        if kind == HOME:
+            yield from self._second_template_request(response)
+
+    def _second_template_request(self, home: Response) -> Iterator[Request]:
+        """One more template page, of the same kind as articles where the home page links one: a
+        previous article the crawl does not hold, else an archive page (crawler.templatelinks)."""
+        assert self.store is not None
+        if not isinstance(home, TextResponse):
+            return
+        anchors = [Anchor(a.attrib.get("href", ""), a.attrib.get("rel", "")) for a in home.css("a[href]")]
+        below = [normalize_url(url) for url in (below_home(a.href, home.url) for a in anchors) if url]
+        known = set(self.store.known_articles(home.meta["site"], [], below)) if below else set()
+        link = pick_template_link(anchors, home.url, known | self.handled)
+        if link is not None and link.url not in self.handled:
+            yield self._template_request(home.meta["site"], link)
 
     def template_failed(self, failure: Failure) -> None:
         # Only a help for the extraction: the site's articles are extracted without it.

@@ -93,6 +93,7 @@ class TemplatePageItem:
     headers: dict[str, list[str]]
     body: bytes = field(metadata=BODY)
     fetched_at: float
+    kind: str = "home page"  # or "previous article", "archive page" (crawler.templatelinks)
     page_id: int | None = None  # template_pages.id, set once the page is persisted
 
     @property

@@ -8,16 +8,20 @@ each named after its paper and called in order by ``single_page_steps`` (as jusT
 1. ``weight_map_main_node`` (Tsuruta et al., the weight map of seed 001, without rendering): every
    text block is a cell of the page, weighted by what it holds: its own words count for it, its
    link text against it (Gupta et al.'s link density: navigation), and each short line a little
-   against it (labels, dates, counts, archive lists). The block element whose cells weigh most is the main node;
-   post blocks outside it become boilerplate, but for the page's title (the nearest heading
-   before the node).
+   against it (labels, dates, counts, archive lists); a comment form weighs nothing, as comments.
+   The block element whose cells weigh most is the main node; post blocks outside it and its
+   siblings that weigh for content become boilerplate, but for the page's title (the nearest
+   heading before the node).
 2. ``gupta_link_density``: inside the main node, post blocks whose text is mostly link text are
    navigation (seed 001's second step; the set method already applies it to content blocks of sets).
 3. ``information_quantity_boundary`` (Cao et al. 2009, seed 003): post and comments are the
    page's main text, and the post ends where the comments begin. The comment section is found by
    the page's own comment evidence (the single-page detector, run before these steps); comment
    blocks in a complementary region (``aside``) are not the page's, and post blocks after the
-   comments begin, outside their region, are no post (the form, related posts, share rows).
+   comments begin, outside their region, are no post (the form, related posts, share rows); on a
+   page without comments the comment form marks where they would begin.
+4. ``gupta_emptied_labels`` (seed 001, Gupta et al.'s third step): a label heading ("Share
+   this:") whose section the steps before emptied goes.
 """
 
 from __future__ import annotations
@@ -38,6 +42,10 @@ MAX_LINK_DENSITY = 0.5
 # Seed 001 weighs a page part by its characters plus ten per image or embedded object.
 MEDIA_TAGS = ("img", "embed", "object", "iframe", "video")
 MEDIA_CHARS = 10
+# A comment form's title ("Leave a Reply", "Post a Comment") is at most this long.
+FORM_TITLE_CHARS = 60
+# A comment form holds at most this many characters of text (labels, a note on allowed tags).
+COMMENT_FORM_CHARS = 1500
 # How many text blocks before the main node the page's title may sit (byline, date between).
 TITLE_REACH = 6
 
@@ -71,15 +79,26 @@ def weight_map_main_node(blocks: Sequence[Block], roles: list[str]) -> list[str]
         return roles
     sizes = subtree_sizes(blocks)
     totals = [cell_weight(b) if roles[b.index] != COMMENT else 0.0 for b in blocks]
+    for form in comment_forms(blocks, sizes):  # the comment section's form is no content either
+        for i in form:
+            totals[i] = 0.0
     for b in reversed(blocks):
         if b.parent >= 0:
             totals[b.parent] += totals[b.index]
     main = max(range(len(blocks)), key=lambda i: (totals[i], -sizes[i]))
-    end = main + sizes[main]
+    # the node's siblings that weigh for content too (an article's other paragraphs, when the
+    # node is one paragraph beside a list of links that weighs the parent down)
+    parent = blocks[main].parent
+    kept = [False] * len(blocks)
+    for b in blocks:
+        if b.index == main or (parent >= 0 and b.parent == parent and totals[b.index] > 0):
+            for i in range(b.index, b.index + sizes[b.index]):
+                kept[i] = True
     out = list(roles)
     for i in posted:
-        if not main <= i < end:
+        if not kept[i]:
             out[i] = BOILERPLATE
+    end = main + sizes[main]
     first = next((i for i in posted if main <= i < end), main)
     title = _title_before(blocks, roles, first)
     if title >= 0:
@@ -111,22 +130,82 @@ def gupta_link_density(blocks: Sequence[Block], roles: list[str]) -> list[str]:
     ]
 
 
+def gupta_emptied_labels(blocks: Sequence[Block], roles: list[str]) -> list[str]:
+    """Seed 001, Gupta et al.'s step 3 (what the first two steps left empty goes): a post heading
+    written as a label ("Share this:", "Related posts:") whose section lost all its text (a row of
+    buttons, a link list) labels nothing. Its section runs to the next heading."""
+    out = list(roles)
+    for b in blocks:
+        label = roles[b.index] == POST and b.tag in HEADINGS and b.text.endswith(":")
+        if label and not _section_has_post(blocks, roles, b.index):
+            out[b.index] = BOILERPLATE
+    return out
+
+
+def _section_has_post(blocks: Sequence[Block], roles: Sequence[str], heading: int) -> bool:
+    """Whether a post text block follows ``heading`` before the next heading."""
+    for later in blocks[heading + 1 :]:
+        if later.text and later.tag in HEADINGS:
+            return False
+        if later.text and roles[later.index] == POST:
+            return True
+    return False
+
+
 def information_quantity_boundary(blocks: Sequence[Block], roles: list[str]) -> list[str]:
     """Seed 003: post and comments are the page's main text, the comments after the post. Comment
     blocks in a complementary region (``aside``: a "Recent Comments" widget) are not the page's
     comments; post blocks after the comment region begins, outside it, are no post (the form,
-    related posts, share rows after the comments)."""
+    related posts, share rows after the comments). A page with no comment yet still shows where
+    its comment section begins: the comment form (a form with a text area) after the post."""
     out = [BOILERPLATE if role == COMMENT and _inside(blocks, i, "aside") else role for i, role in enumerate(roles)]
-    commented = [b.index for b in blocks if b.text and out[b.index] == COMMENT]
-    if not commented:
-        return out
     sizes = subtree_sizes(blocks)
-    region = _common_ancestor(blocks, commented)
-    end = region + sizes[region] if region >= 0 else len(blocks)
-    for i in range(commented[0] + 1, len(blocks)):
+    commented = [b.index for b in blocks if b.text and out[b.index] == COMMENT]
+    form = _comment_form(blocks, out, sizes)
+    starts = [i for i in (commented[0] if commented else -1, form) if i >= 0]
+    if not starts:
+        return out
+    region, end = len(blocks), len(blocks)
+    if commented:
+        region = _common_ancestor(blocks, commented)
+        end = region + sizes[region] if region >= 0 else len(blocks)
+    begin = min(starts)
+    if begin == form:
+        heading = _heading_before(blocks, form)
+        if heading >= 0:
+            out[heading] = BOILERPLATE  # "Leave a Reply": the form's title
+    for i in range(begin + (begin != form), len(blocks)):
         if out[i] == POST and not region <= i < end:
             out[i] = BOILERPLATE
     return out
+
+
+def comment_forms(blocks: Sequence[Block], sizes: Sequence[int]) -> list[range]:
+    """The blocks of each comment form: a form holding a text area and little text (labels and a
+    note; a form around the whole page, as ASP.NET writes it, holds the page's text)."""
+    forms = []
+    for b in blocks:
+        if b.tag != "form":
+            continue
+        inside = range(b.index, b.index + sizes[b.index])
+        has_text_area = any(blocks[i].tags.get("textarea") for i in inside)
+        if has_text_area and sum(blocks[i].text_chars for i in inside) <= COMMENT_FORM_CHARS:
+            forms.append(inside)
+    return forms
+
+
+def _comment_form(blocks: Sequence[Block], roles: Sequence[str], sizes: Sequence[int]) -> int:
+    """The first comment form after the post's first block, or -1."""
+    first = next((b.index for b in blocks if b.text and roles[b.index] == POST), len(blocks))
+    return next((form.start for form in comment_forms(blocks, sizes) if form.start > first), -1)
+
+
+def _heading_before(blocks: Sequence[Block], index: int) -> int:
+    """The text block just before ``index`` when it is a short heading, else -1."""
+    for i in range(index - 1, -1, -1):
+        if blocks[i].text:
+            return i if blocks[i].tag in HEADINGS and blocks[i].text_chars <= FORM_TITLE_CHARS else -1
+    return -1
 
 
 def _inside(blocks: Sequence[Block], index: int, tag: str) -> bool:
@@ -150,7 +229,12 @@ def _common_ancestor(blocks: Sequence[Block], indices: Sequence[int]) -> int:
     return max(common) if common else -1
 
 
-SINGLE_PAGE_STEPS: tuple[Step, ...] = (weight_map_main_node, gupta_link_density, information_quantity_boundary)
+SINGLE_PAGE_STEPS: tuple[Step, ...] = (
+    weight_map_main_node,
+    gupta_link_density,
+    information_quantity_boundary,
+    gupta_emptied_labels,
+)
 
 
 def single_page_steps(

@@ -188,6 +188,11 @@ class GeneratedBlog:
     def last_change(self, now: float, articles: list[GeneratedArticle]) -> float:
         return max((a.last_change(now) for a in articles), default=0.0)
 
+    def category_number(self, category: str) -> int:
+        """A category's number in the sidebar's links (``/category/<n>/``), as render numbers them."""
+        listed = sorted({a.category for a in self.articles[:50]})
+        return listed.index(category) + 1 if category in listed else 0
+
     # --- routing -------------------------------------------------------------------------
 
     def route(self, path: str, now: float) -> Response:
@@ -195,6 +200,12 @@ class GeneratedBlog:
         visible = self.published(now)
         if path == "/":
             return self._page(render.home_page(self, visible[:10], now), visible, now)
+        if path.startswith("/category/") and path.endswith("/"):  # a category archive (the sidebar's links)
+            number = path[len("/category/") : -1]
+            listed = [a for a in visible if number.isdigit() and self.category_number(a.category) == int(number)]
+            if listed:
+                return self._page(render.home_page(self, listed[:10], now, archive=True), listed, now)
+            return not_found(path)
         if path in ("/feed/", "/feed/rss2/", "/feed/atom/"):
             kind = {"/feed/rss2/": "rss", "/feed/atom/": "atom"}.get(path, self.options.feed_format)
             return self._main_feed(kind, visible, now)

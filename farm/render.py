@@ -206,6 +206,11 @@ def _entry_meta(blog: GeneratedBlog, article: GeneratedArticle) -> str:
     )
 
 
+def _category_link(blog: GeneratedBlog, article: GeneratedArticle) -> str:
+    href = f"{blog.origin}/category/{blog.category_number(article.category)}/"
+    return f'<span class="cat-links"><a href="{href}" rel="category tag">{escape(article.category)}</a></span>'
+
+
 def article_page(blog: GeneratedBlog, article: GeneratedArticle, now: float) -> str:
     feed = f'<link rel="alternate" type="application/rss+xml" href="{article.url}feed/">\n'
     canonical = f'<link rel="canonical" href="{article.url}">\n'
@@ -221,15 +226,16 @@ def article_page(blog: GeneratedBlog, article: GeneratedArticle, now: float) -> 
 <div class="entry-content">
 {_body_html(article)}
 </div>
-<footer class="entry-footer"><span class="cat-links"><a href="{blog.origin}/category/" rel="category tag">{escape(article.category)}</a></span></footer>
+<footer class="entry-footer">{_category_link(blog, article)}</footer>
 </article>
-"""  # noqa: E501
+"""
         + _comments_area(blog, article, now)
         + _sidebar_and_footer(blog)
     )
 
 
-def home_page(blog: GeneratedBlog, articles: list[GeneratedArticle], now: float) -> str:
+def home_page(blog: GeneratedBlog, articles: list[GeneratedArticle], now: float, archive: bool = False) -> str:
+    """The blog's home page, or with ``archive`` a category archive: the same list of articles."""
     lab = _labels(blog)
     entries = []
     for a in articles:
@@ -238,11 +244,11 @@ def home_page(blog: GeneratedBlog, articles: list[GeneratedArticle], now: float)
             f"""<article id="post-{a.id}" class="post-{a.id} post type-post status-publish hentry">
 <header class="entry-header"><h2 class="entry-title"><a href="{a.url}" rel="bookmark">{escape(a.title)}</a></h2></header>
 <div class="entry-summary"><p>{escape(a.paragraphs[0])} <a class="more-link" href="{a.url}">{lab["more"]}</a></p></div>
-<footer class="entry-footer">{_entry_meta(blog, a)} <a href="{a.url}#comments">{count}</a></footer>
+<footer class="entry-footer">{_entry_meta(blog, a)} {_category_link(blog, a)} <a href="{a.url}#comments">{count}</a></footer>
 </article>
 """  # noqa: E501
         )
-    body_open = '<body class="home blog">\n'
+    body_open = '<body class="archive category">\n' if archive else '<body class="home blog">\n'
     return _head(blog, blog.title) + body_open + _masthead(blog) + "".join(entries) + _sidebar_and_footer(blog)
 
 

@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from crawler.templatelinks import HOME
 from extractor.archives.feedlinks import FeedEntryLink
 from extractor.archives.warc import (
     ArchiveIndex,
@@ -74,6 +75,7 @@ class ArchivedTemplatePage:
     url: str
     captured_at: float
     site: str
+    kind: str = HOME  # crawler.templatelinks: home page, previous article, archive page
 
 
 @dataclass(frozen=True)
@@ -180,7 +182,8 @@ def plan_from_index(index: ArchiveIndex, files: list[ArchiveFile], stored: dict[
         kind = note.get("kind") or ("first" if oldest[url] is page and url not in stored else "refetch")
         plan.pages[page.ref.path].append(ArchivedPage(page.ref, page.url, page.captured_at, kind, articles[url]))
     for page in template_pages(index):
-        found = ArchivedTemplatePage(page.ref, page.url, page.captured_at, page.site)
+        template_kind = index.notes.get(page.record_id, {}).get("template-kind") or HOME
+        found = ArchivedTemplatePage(page.ref, page.url, page.captured_at, page.site, template_kind)
         plan.template_pages.setdefault(page.ref.path, []).append(found)
     announced = comment_feed_keys(index)
     for feed in index.feeds:
@@ -271,6 +274,7 @@ def _store_template_pages(store: StoreBackend, reader: CaptureReader, pages: lis
                 headers=capture.headers,
                 body=capture.body,
                 fetched_at=page.captured_at,
+                kind=page.kind,
             )
 
 

@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
+from crawler.templatelinks import HOME
 from extractor.archives.warc import NOTE_FIELDS
 from extractor.archives.warcsites import TEMPLATE_KIND
 from store import StoreBackend
@@ -172,15 +173,16 @@ def export_warc(store: StoreBackend, out: IO[bytes], site: str | None = None) ->
             gunzip_body(row["body"]),
             row["fetched_at"],
         )
-        write_page(writer, fetch, template_note(row["site"]))
+        write_page(writer, fetch, template_note(row["site"], row["kind"] or HOME))
         templates += 1
     return Written(pages, feeds, templates)
 
 
-def template_note(site: str) -> dict[str, str | None]:
-    """The metadata of a template page (a site's home page the crawl read beside its articles: never
-    an article; the import stores it as a template page again)."""
-    return {"site": site, "article": None, "kind": TEMPLATE_KIND}
+def template_note(site: str, template_kind: str = HOME) -> dict[str, str | None]:
+    """The metadata of a template page (a site's home page, a previous article or an archive page the
+    crawl read beside its articles: never an article; the import stores it as a template page of
+    that kind again)."""
+    return {"site": site, "article": None, "kind": TEMPLATE_KIND, "template-kind": template_kind}
 
 
 def export_warc_file(store: StoreBackend, path: Path, site: str | None = None) -> Written:

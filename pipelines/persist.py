@@ -196,6 +196,7 @@ class PersistPagePipeline:
                 headers=item.headers,
                 body=item.body,
                 fetched_at=item.fetched_at,
+                kind=item.kind,
             )
         return store.save_page(item, offsets=self.refetch_after)
 

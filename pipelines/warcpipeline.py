@@ -101,7 +101,7 @@ class WarcPipeline:
             }
         elif isinstance(item, TemplatePageItem) and item.page_id is not None:
             fetch = ArchivedFetch(item.url, item.url, item.status, item.headers, item.body, to_iso(item.fetched_at))
-            note = template_note(item.site)
+            note = template_note(item.site, item.kind)
         elif isinstance(item, CommentFeedItem) and item.fetch_id is not None:
             fetch = ArchivedFetch(item.url, item.url, 200, item.headers, item.body, to_iso(item.fetched_at))
             note = {"site": item.site, "article": item.article_url, "kind": "comment-feed"}

@@ -117,10 +117,18 @@ class PageState(StoreBase):
         return int(snap[0])
 
     def save_template_page(
-        self, *, site: str, url: str, status: int, headers: dict[str, list[str]], body: bytes, fetched_at: float
+        self,
+        *,
+        site: str,
+        url: str,
+        status: int,
+        headers: dict[str, list[str]],
+        body: bytes,
+        fetched_at: float,
+        kind: str = "home page",
     ) -> int:
-        """Commit a fetched template page (a site's home page, store.schema `template_pages`); the
-        latest fetch of a URL replaces the earlier one. Returns its id."""
+        """Commit a fetched template page (a site's home page, a previous article or an archive page,
+        store.schema `template_pages`); the latest fetch of a URL replaces the earlier one. Returns its id."""
         row = [
             site,
             url,
@@ -129,26 +137,33 @@ class PageState(StoreBase):
             gzip_body(body),
             len(body),
             to_iso(fetched_at),
+            kind,
         ]
         with self.transaction() as db:
             db.execute(
-                "INSERT INTO template_pages (site, url, status, headers, body, body_size, fetched_at)"
-                " VALUES (?,?,?,?,?,?,?) ON CONFLICT (site, url) DO UPDATE SET status = excluded.status,"
+                "INSERT INTO template_pages (site, url, status, headers, body, body_size, fetched_at, kind)"
+                " VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (site, url) DO UPDATE SET status = excluded.status,"
                 " headers = excluded.headers, body = excluded.body, body_size = excluded.body_size,"
-                " fetched_at = excluded.fetched_at",
+                " fetched_at = excluded.fetched_at, kind = excluded.kind",
                 row,
             )
             found = db.execute("SELECT id FROM template_pages WHERE site = ? AND url = ?", [site, url]).fetchone()
         return int(found[0])
 
     def template_pages(self, site: str, limit: int = 3) -> list[dict[str, Any]]:
-        """The site's stored template pages (url, headers as a dict, raw body), oldest URL first."""
+        """The site's stored template pages (url, headers as a dict, raw body, kind), oldest URL first."""
         rows = self.db.query(
-            "SELECT url, headers, body FROM template_pages WHERE site = ? AND status = 200 ORDER BY id LIMIT ?",
+            "SELECT url, headers, body, kind FROM template_pages WHERE site = ? AND status = 200 ORDER BY id LIMIT ?",
             [site, limit],
         )
         return [
-            {"url": r["url"], "headers": json.loads(r["headers"] or "{}"), "body": gunzip_body(r["body"])} for r in rows
+            {
+                "url": r["url"],
+                "headers": json.loads(r["headers"] or "{}"),
+                "body": gunzip_body(r["body"]),
+                "kind": r["kind"] or "home page",
+            }
+            for r in rows
         ]
 
     def has_template_page(self, site: str) -> bool:

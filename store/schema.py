@@ -115,8 +115,9 @@ TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, s
         [("article", "articles", "url"), ("site", "sites", "name")],
         {},
     ),
-    # Pages of a site's template beside its articles (its home page): the other pages of a new
-    # site's provisional set (jobs.extraction.run_provisional), never posts. One row per URL, the latest fetch.
+    # Pages of a site's template beside its articles (its home page, then a previous article or an
+    # archive page it links): the other pages of a new site's provisional set
+    # (jobs.extraction.run_provisional), never posts. One row per URL, the latest fetch.
     "template_pages": (
         {
             "id": int,
@@ -127,10 +128,11 @@ TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, s
             "body": bytes,  # gzip
             "body_size": int,
             "fetched_at": str,
+            "kind": str,  # "home page", "previous article", "archive page" (crawler.templatelinks)
         },
         "id",
         [("site", "sites", "name")],
-        {},
+        {"kind": "home page"},
     ),
     "schema_migrations": (
         {

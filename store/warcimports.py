@@ -158,7 +158,7 @@ class WarcBook(StoreBase):
         where = " AND site = ?" if site else ""
         return _chunked(
             self.db,
-            "SELECT id, site, url, status, headers, body, fetched_at FROM template_pages"
+            "SELECT id, site, url, status, headers, body, fetched_at, kind FROM template_pages"
             f" WHERE id > ?{where} ORDER BY id LIMIT ?",
             site,
         )

@@ -14,8 +14,11 @@ from extractor.roles import BOILERPLATE, COMMENT, POST
 from extractor.single_page import (
     SINGLE_PAGE_STEPS,
     cell_weight,
+    comment_forms,
+    gupta_emptied_labels,
     gupta_link_density,
     information_quantity_boundary,
+    subtree_sizes,
     weight_map_main_node,
 )
 
@@ -66,7 +69,12 @@ def test_short_lines_and_link_text_weigh_against_a_region() -> None:
 
 
 def test_the_steps_are_named_after_their_papers_in_order() -> None:
-    assert (weight_map_main_node, gupta_link_density, information_quantity_boundary) == SINGLE_PAGE_STEPS
+    assert (
+        weight_map_main_node,
+        gupta_link_density,
+        information_quantity_boundary,
+        gupta_emptied_labels,
+    ) == SINGLE_PAGE_STEPS
 
 
 def test_comments_in_a_complementary_region_are_not_the_pages() -> None:
@@ -90,3 +98,59 @@ def test_the_cli_on_one_file_uses_them(tmp_path: Path, capsys: pytest.CaptureFix
     row = json.loads(capsys.readouterr().out)
     assert row["method"] == "single page"
     assert "About the author" not in row["post"] and ARTICLE in row["post"]
+
+
+SHORT_POST = "<p>Wow, just wow. The best pizza commercial ever made, with a song.</p>"
+FORM_PAGE = f"""<html><body>
+<div id="main"><article><h1>A pizza commercial</h1>{SHORT_POST}<iframe src="/video"></iframe></article>
+<div id="respond"><h3>Leave a Reply</h3>
+<form id="commentform"><p>Your email address will not be published. Required fields are marked *</p>
+<p><label>Name *</label><input name="author"></p><p><label>Email *</label><input name="email"></p>
+<p><label>Website</label><input name="url"></p><p><label>Comment</label><textarea name="c"></textarea></p>
+<p>You may use these HTML tags and attributes: a abbr acronym b blockquote cite code del em i q strike strong</p>
+</form></div>
+<div class="share"><h3>Share this:</h3>
+<ul><li><a href="/t">Twitter</a></li><li><a href="/f">Facebook</a></li></ul></div>
+</div>
+<ul id="menu"><li><a href="/">Home</a></li><li><a href="/about">About</a></li></ul>
+</body></html>"""
+
+
+def test_a_comment_form_is_no_content_and_begins_the_comment_section() -> None:
+    [result] = extract_site([Page(None, FORM_PAGE.encode())], DEFAULT)
+    assert result.post == "A pizza commercial\nWow, just wow. The best pizza commercial ever made, with a song."
+
+
+def test_a_form_around_the_whole_page_is_no_comment_form() -> None:
+    paragraphs = "".join(f"<p>{ARTICLE}</p>" for _ in range(6))  # an ASP.NET page: one form holds it all
+    blocks = parse_blocks(f"<html><body><form>{paragraphs}<textarea></textarea></form></body></html>")
+    assert comment_forms(blocks, subtree_sizes(blocks)) == []
+    small = parse_blocks(FORM_PAGE)
+    [form] = comment_forms(small, subtree_sizes(small))
+    assert small[form.start].element_id == "commentform"
+
+
+def test_a_label_heading_whose_section_was_emptied_goes_and_a_heading_over_text_stays() -> None:
+    html = (
+        f"<body><h2>Title</h2><p>{ARTICLE}</p><h3>Ingredients:</h3><p>{ARTICLE}</p>"
+        "<h3>Share this:</h3><ul><li>x</li></ul></body>"
+    )
+    blocks = parse_blocks(html)
+    roles = [POST if b.text and b.tag != "li" else BOILERPLATE for b in blocks]
+    out = gupta_emptied_labels(blocks, roles)
+    assert [b.text for b in blocks if out[b.index] == POST] == ["Title", ARTICLE, "Ingredients:", ARTICLE]
+
+
+RELATED = "".join(f'<li><a href="/p{i}">Another story about the race, number {i}</a></li>' for i in range(12))
+NEWS_PAGE = f"""<html><body><ul id="nav"><li><a href="/">Home</a></li><li><a href="/news">News</a></li></ul>
+<div class="story"><h1>Candidate will not concede</h1>
+<p>The count goes on in the state race, and the candidate <a href="/x">said</a> so on Tuesday night.</p>
+<p>{ARTICLE}</p><p>The paper also ran ads for the referendum, a short paragraph.</p>
+<h4>Related Posts</h4><ul>{RELATED}</ul>
+</div></body></html>"""
+
+
+def test_the_main_paragraphs_siblings_that_weigh_for_content_are_post_too() -> None:
+    [result] = extract_site([Page(None, NEWS_PAGE.encode())], DEFAULT)
+    assert "The count goes on" in result.post and "a short paragraph" in result.post and ARTICLE in result.post
+    assert "Another story" not in result.post and "Home" not in result.post

@@ -6,7 +6,7 @@ from __future__ import annotations
 from test_store_schema import NOW, add_page
 
 from crawler.articlefetching import home_page_url
-from jobs.extraction import set_made_of
+from jobs.extraction import set_made_of, set_templates
 from store import open_store
 
 
@@ -34,12 +34,36 @@ def test_a_template_page_is_stored_once_per_url_and_read_back(fresh_db: str) -> 
             site="h", url="http://h/", status=200, headers=headers, body=b"<html>home 2</html>", fetched_at=NOW + 60
         )
         assert first == again and store.has_template_page("h")
-        assert store.template_pages("h") == [{"url": "http://h/", "headers": headers, "body": b"<html>home 2</html>"}]
+        home = {"url": "http://h/", "headers": headers, "body": b"<html>home 2</html>", "kind": "home page"}
+        assert store.template_pages("h") == [home]
+        store.save_template_page(
+            site="h",
+            url="http://h/2026/o/",
+            status=200,
+            headers={},
+            body=b"old",
+            fetched_at=NOW,
+            kind="previous article",
+        )
+        assert [(t["url"], t["kind"]) for t in store.template_pages("h")] == [
+            ("http://h/", "home page"),
+            ("http://h/2026/o/", "previous article"),
+        ]
         # Not a post, not an article page.
         assert store.db.execute("SELECT COUNT(*) FROM snapshots").fetchone()[0] == 1
 
 
 def test_a_provisional_set_says_what_it_was_made_of() -> None:
-    assert set_made_of(1, 0) == "set of 1 article"
-    assert set_made_of(1, 1) == "set of 1 article + 1 template page"
-    assert set_made_of(4, 3) == "set of 4 articles + 3 template pages"
+    assert set_made_of(1) == "set of 1 article"
+    assert set_made_of(1, ["home page"]) == "set of 1 article + 1 template page (home page)"
+    made_of = set_made_of(4, ["home page", "archive page"])
+    assert made_of == "set of 4 articles + 2 template pages (home page, archive page)"
+
+
+def test_a_set_holds_the_template_pages_of_the_articles_kind_when_it_has_one() -> None:
+    home = {"url": "http://h/", "kind": "home page"}
+    archive = {"url": "http://h/category/1/", "kind": "archive page"}
+    previous = {"url": "http://h/2026/o/", "kind": "previous article"}
+    assert set_templates([home, previous]) == [previous]
+    assert set_templates([home, archive]) == [home, archive]
+    assert set_templates([]) == []

@@ -139,8 +139,9 @@ def test_round_trip_export_warc_then_import_gives_the_same_posts_and_comments(fa
     done = scrapy(crawled, "export", "--warc", str(out))
     pages = rows(crawled, "SELECT COUNT(*) FROM snapshots")[0][0]
     feeds = rows(crawled, "SELECT COUNT(*) FROM comment_feed_fetches")[0][0]
-    templates = rows(crawled, "SELECT COUNT(*) FROM template_pages")[0][0]  # the sites' home pages
-    assert templates == 2
+    # each site's home page and the archive page it links (crawler.templatelinks)
+    templates = rows(crawled, "SELECT COUNT(*) FROM template_pages")[0][0]
+    assert templates == 4
     assert f"wrote {pages} pages and {feeds} comment feeds, {templates} template pages" in done.stdout
     # Read back by warcio: WARC 1.1, each page a response with its request and metadata records.
     types: dict[str, int] = {}
@@ -163,7 +164,7 @@ def test_round_trip_export_warc_then_import_gives_the_same_posts_and_comments(fa
     for name, sql in PAGES_AND_COMMENTS.items():
         assert rows(fresh, sql) == rows(crawled, sql), name
     assert rows(fresh, "SELECT COUNT(*) FROM comments")[0][0] > 0
-    home_pages = "SELECT site, url, status, body_size FROM template_pages ORDER BY site"
+    home_pages = "SELECT site, url, status, body_size, kind FROM template_pages ORDER BY site, url"
     assert rows(fresh, home_pages) == rows(crawled, home_pages)  # template pages, not articles
     beta = rows(crawled, "SELECT COUNT(*) FROM snapshots WHERE site LIKE 'beta%'")[0][0]
     site = rows(crawled, "SELECT DISTINCT site FROM snapshots WHERE site LIKE 'beta%'")[0][0]

@@ -46,7 +46,17 @@ _WHOLE_PROBE = 8 << 20  # decompressed bytes is_whole_gzip looks at
 # What a damaged record raises in warcio, zlib or gzip: counted and skipped, never a crash.
 _DAMAGE = (ArchiveLoadFailed, EOFError, zlib.error, OSError, ValueError, IndexError, KeyError)
 # The metadata record this project writes beside each response: `name: value` lines.
-NOTE_FIELDS = ("fetched-at", "site", "article", "kind", "via-feed", "entry-title", "entry-published", "entry-guid")
+NOTE_FIELDS = (
+    "fetched-at",
+    "site",
+    "article",
+    "kind",
+    "via-feed",
+    "entry-title",
+    "entry-published",
+    "entry-guid",
+    "template-kind",  # a template page's: home page, previous article, archive page
+)
 
 
 class _Iterator(ArchiveIterator):  # type: ignore[misc]
