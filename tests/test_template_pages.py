@@ -60,10 +60,10 @@ def test_a_provisional_set_says_what_it_was_made_of() -> None:
     assert made_of == "set of 4 articles + 2 template pages (home page, archive page)"
 
 
-def test_a_set_holds_the_template_pages_of_the_articles_kind_when_it_has_one() -> None:
+def test_a_set_holds_the_template_pages_of_the_articles_kind_only() -> None:
     home = {"url": "http://h/", "kind": "home page"}
     archive = {"url": "http://h/category/1/", "kind": "archive page"}
     previous = {"url": "http://h/2026/o/", "kind": "previous article"}
     assert set_templates([home, previous]) == [previous]
-    assert set_templates([home, archive]) == [home, archive]
+    assert set_templates([home, archive]) == []
     assert set_templates([]) == []
