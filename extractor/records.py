@@ -45,6 +45,9 @@ from .units import (
 
 # A unit line whose text is mostly link text (the link-density bound) is navigation: a "Reply" link.
 LINK_LINE_DENSITY = 0.5
+# A constant line of this many words at most, shown under two comments alone, is chrome ("Reply",
+# "Report this comment"); a longer one may be two readers' same words.
+CHROME_WORDS = 3
 
 
 @dataclass(slots=True)
@@ -179,7 +182,7 @@ def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequ
         filled = [v for v in values if v]
         if dated[slot] * 2 >= len(values) and slot not in multi:
             kinds.date.add(slot)
-        elif len(filled) >= 2 and len(set(filled)) == 1 and not _labelled_name(filled[0]):
+        elif len(filled) >= 2 and len(set(filled)) == 1 and _chrome(filled, slot_linked[number[slot]]):
             kinds.chrome.add(slot)  # the same words under every comment: "Reply", "says:"
     lengths = {s: sorted(len(v) for v in vs if v) for s, vs in texts.items()}
     content = max(
@@ -226,6 +229,15 @@ def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequ
         _learn_labels(kinds, names)
         kinds.text.discard(author)
     return kinds
+
+
+def _chrome(filled: Sequence[str], linked: int) -> bool:
+    """Whether a slot showing the same line in every unit is chrome: not an author line ("Ann says:"
+    when Ann wrote every comment), and, under two comments alone, a link or a few words ("Reply",
+    "Report this comment"): two readers may have written the same sentence ("Great write-up!")."""
+    if _labelled_name(filled[0]):
+        return False
+    return len(filled) > 2 or linked == len(filled) or len(filled[0].split()) <= CHROME_WORDS
 
 
 def _labelled_name(text: str) -> bool:
