@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from .authors import cut_bylines, shared_affixes, shared_note
 from .blocks import HEADINGS, Block
+from .comment_words import author_line, signed_line
 from .dates import date_match, read_date, relative_match
 from .replies import split_replies, units_with_replies
 from .roles import COMMENT, POST
@@ -489,10 +490,12 @@ def single_unit_records(blocks: Sequence[Block], roles: Sequence[str]) -> list[C
     start = next((b.index for b in blocks if b.text and roles[b.index] == POST), -1)
     comment_blocks = sum(1 for b in texts if roles[b.index] == COMMENT)
     # mostly comment blocks; or, with a single date line (one comment, not a list of them), mostly
-    # comment words (its author, date and "Reply" lines may match other pages and be boilerplate)
+    # comment words besides its author, date and "Reply" lines (they may match other pages and be
+    # boilerplate: a reader who commented on two articles, a short comment under them)
+    worded = [b for b in texts if roles[b.index] == COMMENT or not _meta_line(b)]
     mostly = comment_blocks * 2 >= len(texts) or (
         dated.count(root) == 1
-        and sum(b.text_chars for b in texts if roles[b.index] == COMMENT) * 2 >= sum(b.text_chars for b in texts)
+        and sum(b.text_chars for b in worded if roles[b.index] == COMMENT) * 2 >= sum(b.text_chars for b in worded)
     )
     if root <= start or len(texts) > SINGLE_UNIT_BLOCKS or any(roles[b.index] == POST for b in texts) or not mostly:
         return []
@@ -500,6 +503,11 @@ def single_unit_records(blocks: Sequence[Block], roles: Sequence[str]) -> list[C
     # unclassed blocks inside it and cut it into pieces)
     units = split_replies(blocks, [Unit(blocks[root], None, list(blocks[root : root + size]), {root})])
     return build_records(blocks, roles, units, learn_slots([(blocks, roles, units)]))
+
+
+def _meta_line(block: Block) -> bool:
+    """A comment's author line ("Ann says:"), date line or reply link: no words of its own."""
+    return date_line(block) or author_line(block.text) or signed_line(block.text)
 
 
 def _ancestors(blocks: Sequence[Block], index: int) -> list[int]:
