@@ -147,3 +147,12 @@ def test_the_comment_check_names_what_it_flags_and_counts_what_each_page_showed_
     assert url in line and repr(text) in line and repr(author) in line and "provisional" in line
     dropped = comment_tally([row for row in stored if row[:3] != (url, text, author)], blog.articles, when)
     assert [(f.kind, f.article, f.farm_text, f.farm_author) for f in dropped.flagged] == [(MISSING, url, text, author)]
+
+
+def test_the_farm_sets_bench_checks_the_crawl_benchs_blogs_without_a_crawl() -> None:
+    cmd = [sys.executable, str(ROOT / "bench" / "farm_sets.py"), "--blogs", "30", "--check"]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    first, verdict = out.stdout.strip().splitlines()[:2]
+    assert first.startswith("30 blogs x 5 articles (en), provisional sets + home page: "), first
+    assert "(twice 0, not shown 0," in first and verdict == "no comment flagged", out.stdout
