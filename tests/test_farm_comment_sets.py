@@ -18,7 +18,10 @@ a server at the same age:
   of its own), was no unit: the comment was lost;
 * 601: a reader who commented on two articles with a short comment: her author line, matched on the
   other page, was boilerplate, and the lone comment's unit did not hold mostly comment words (its
-  author, date and "Reply" lines counted against them): the comment was stored without its author.
+  author, date and "Reply" lines counted against them): the comment was stored without its author;
+* 351, as a blog of 2 articles 20 hours old, both commented (`bench/farm_sets.py --articles 2 --age
+  20`): the dated units the set voted for were the two replies' "bypostauthor" (both by the post's
+  author), so the comment they answer and the other page's lone comment stayed post.
 """
 
 from __future__ import annotations
@@ -35,10 +38,10 @@ NOW = 1_795_000_060.0  # the crawl's clock when it fetched the pages
 START = 1_795_000_000 - 6 * 3600  # the first article: five hours before the last, an hour apart
 
 
-def farm_blog(i: int) -> GeneratedBlog:
+def farm_blog(i: int, articles: int = 5, start: float = START) -> GeneratedBlog:
     """Blog `w{i:03d}` of the crawl bench's farm."""
     origin = f"http://127.0.{1 + i // 250}.{2 + i % 250}:8080"
-    return GeneratedBlog(f"w{i:03d}", origin, BlogOptions(articles=5, start=float(START), seed=i))
+    return GeneratedBlog(f"w{i:03d}", origin, BlogOptions(articles=articles, start=float(start), seed=i))
 
 
 def page(blog: GeneratedBlog, path: str, feed: tuple[str, ...] = ()) -> Page:
@@ -46,9 +49,17 @@ def page(blog: GeneratedBlog, path: str, feed: tuple[str, ...] = ()) -> Page:
     return Page(blog.origin + path, response.body, {"Content-Type": [response.content_type]}, feed_comments=feed)
 
 
-@pytest.mark.parametrize("blog_number", [88, 450, 378, 609, 333, 601])
-def test_a_provisional_set_stores_every_shown_comment_once_with_its_author(blog_number: int) -> None:
-    blog = farm_blog(blog_number)
+@pytest.mark.parametrize(
+    ("blog_number", "articles", "start"),
+    [
+        *[(number, 5, START) for number in (88, 450, 378, 609, 333, 601)],
+        (351, 2, NOW - 60 - 20 * 3600),
+    ],
+)
+def test_a_provisional_set_stores_every_shown_comment_once_with_its_author(
+    blog_number: int, articles: int, start: float
+) -> None:
+    blog = farm_blog(blog_number, articles, start)
     # each article with the comments its comment feed listed (the crawl reads it at first fetch)
     pages = [page(blog, a.path, tuple(c.text for c in a.visible_comments(NOW))) for a in blog.articles]
     results, _profile = extract_and_learn([*pages, page(blog, "/")])
