@@ -1,6 +1,7 @@
 """Crawler workers sharing one PostgreSQL store: pages/s with 1, 2 and 4 workers, nothing lost or doubled.
 
     python bench/crawl_workers.py [--blogs 1000] [--articles 5] [--workers 1,2,4] [--kill] [--check]
+        [--store postgresql|sqlite] [--logs DIR]
 
 One local farm of generated blogs, each on a loopback address of its own (127.0.1.2, ...: real
 blogs have hosts of their own, and Scrapy keeps its politeness per host) whose robots.txt asks for
@@ -22,10 +23,15 @@ closer the ratio comes to what the workers sustain (a real farm has thousands).
 `--kill` adds a run with the largest worker count where one worker is killed (SIGKILL) when a
 third of the pages are stored: the others take its sites over and must finish with the same
 checks. Comments are checked against the farm's pages (`comment_tally`, which bench/distributed.py
-uses through `run_bench` too): comments stored = comments shown, each comment in one row, no row
-that is not a comment, every author right. `--check` exits 1 when 4 workers reach less than 3 x
-one worker's pages/s (on a machine that was CPU-bound during that run: a per-core efficiency under
-0.75) or any check fails; the last line states every figure, with the machine's busy share per run.
+uses through `run_bench` too, bench/comment_tally.py): comments stored = comments shown, each
+comment in one row, no row that is not a comment, every author right, where "shown" is what the farm
+served when the crawl fetched the page (its clock runs: comments that came later are not missing);
+every flagged comment or row is printed, one line each (kind, article URL, stored text and author
+beside the farm's, the extraction method that wrote the row). `--store sqlite`: an SQLite file per
+run instead of PostgreSQL (in `--logs DIR` when given, kept for a look afterwards), for one worker.
+`--check` exits 1 when 4 workers reach less than 3 x one worker's pages/s (on a machine that was
+CPU-bound during that run: a per-core efficiency under 0.75) or any check fails; the last line
+states every figure, with the machine's busy share per run.
 """
 
 from __future__ import annotations
@@ -33,13 +39,13 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
-import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,6 +55,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.comment_tally import CommentTally, comment_tally, explain, served_at  # noqa: E402
 from farm import BlogFarm, FarmSite  # noqa: E402
 from farm.generated import GeneratedArticle  # noqa: E402
 from farm.log import normalize_path  # noqa: E402
@@ -115,75 +122,19 @@ class Run:
         )
 
 
-def _text_key(text: str | None) -> str:
-    """A comment's words as compared here: NFKC, case and spacing left out."""
-    return " ".join(unicodedata.normalize("NFKC", text or "").casefold().split())
-
-
-@dataclass(frozen=True)
-class CommentTally:
-    """Stored comments against the comments the farm's pages showed, matched per article by text."""
-
-    stored: int
-    shown: int
-    twice: int  # rows of a shown comment beyond its first (one comment, several rows)
-    not_shown: int  # rows that are no comment the page showed (an author line, a heading, a form label)
-    authors_right: int  # shown comments stored with the author the page showed
-
-    @property
-    def ok(self) -> bool:
-        """Comments stored = comments shown, each once, each with its author."""
-        return self.stored == self.shown and not self.twice and not self.not_shown and self.authors_right == self.shown
-
-    def __str__(self) -> str:
-        return (
-            f"{self.stored}/{self.shown} (twice {self.twice}, not shown {self.not_shown},"
-            f" authors {self.authors_right}/{self.shown})"
-        )
-
-
-def comment_tally(
-    stored: Iterable[tuple[str, str | None, str | None]], published: Sequence[GeneratedArticle], now: float
-) -> CommentTally:
-    """Compare stored comment rows (article URL, text, author) with what the published articles show at `now`."""
-    shown: dict[tuple[str, str], list[str]] = {}
-    for article in published:
-        for c in article.visible_comments(now):
-            shown.setdefault((normalize_url(article.url), _text_key(c.text)), []).append(_text_key(c.author))
-    rows = Counter[tuple[str, str]]()
-    authors: dict[tuple[str, str], list[str]] = {}
-    for url, text, author in stored:
-        key = (normalize_url(url), _text_key(text))
-        rows[key] += 1
-        authors.setdefault(key, []).append(_text_key(author))
-    twice = sum(max(0, n - len(shown[key])) for key, n in rows.items() if key in shown)
-    right = 0
-    for key in rows.keys() & shown.keys():
-        found = Counter(authors[key])
-        right += sum(min(found[name], want) for name, want in Counter(shown[key]).items())
-    return CommentTally(
-        stored=sum(rows.values()),
-        shown=sum(len(v) for v in shown.values()),
-        twice=twice,
-        not_shown=sum(n for key, n in rows.items() if key not in shown),
-        authors_right=right,
-    )
-
-
 def _count(url: str, sql: str) -> int:
     """One number from the store (0 before the first worker has created the tables)."""
     try:
-        with psycopg.connect(url, autocommit=True) as conn:
-            row = conn.execute(sql).fetchone()
-    except psycopg.errors.UndefinedTable:
+        rows = _rows(url, sql)
+    except (psycopg.errors.UndefinedTable, sqlite3.OperationalError):
         return 0
-    return int(row[0] or 0) if row else 0
+    return int(str(rows[0][0] or 0)) if rows else 0
 
 
 def crawl(
     farm: BlogFarm,
     blogs: list[FarmSite],
-    pg: PostgresServer,
+    pg: PostgresServer | None,
     feeds: Path,
     workers: int,
     *,
@@ -192,7 +143,8 @@ def crawl(
     log_dir: Path,
 ) -> Run:
     """Start `workers` crawls together on a new database; kill the first when `kill_at` of the pages are stored."""
-    url = pg.new_database()
+    # A new database per run: on the private PostgreSQL server, or an SQLite file in `log_dir`
+    url = pg.new_database() if pg else str(log_dir / f"{label.replace(' ', '-').replace(',', '')}.db")
     farm.clear_log()
     published = [a for blog in blogs for a in blog.articles if a.published <= farm.clock.now()]
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
@@ -209,7 +161,7 @@ def crawl(
         log.close()
     killed = kill_at is None
     cpu = 0.0
-    pg_before, farm_before = _tree_cpu(pg.process.pid if pg.process else 0), _own_cpu()
+    pg_before, farm_before = _tree_cpu(pg.process.pid if pg and pg.process else 0), _own_cpu()
     waits: Counter[str] = Counter()
     pending = {p.pid: p for p in procs}
     while pending:
@@ -236,7 +188,7 @@ def crawl(
         print(f"    the next run (exit {follow.returncode}) fetched the {next_run} pages left", flush=True)
     seconds = time.monotonic() - started
     machine = (_machine_busy() - busy_before) / seconds if seconds else 0.0
-    cpu_pg = _tree_cpu(pg.process.pid if pg.process else 0) - pg_before
+    cpu_pg = _tree_cpu(pg.process.pid if pg and pg.process else 0) - pg_before
     cpu_farm = _own_cpu() - farm_before
     without_post = sorted(
         str(r[0])
@@ -263,12 +215,19 @@ def crawl(
         not_terminal=_count(url, "SELECT COUNT(*) FROM articles WHERE state NOT IN ('active', 'done')"),
         posts_wrong=len(without_post),
         next_run=next_run,
-        comments=comment_tally(_comment_rows(url), published, farm.clock.now()),
+        comments=comment_tally(_comment_rows(url), published, _served_at(farm, published)),
         without_post=without_post,
         cpu_pg=cpu_pg,
         cpu_farm=cpu_farm,
         waits=waits,
     )
+
+
+def _served_at(farm: BlogFarm, published: list[GeneratedArticle]) -> dict[str, float]:
+    """Article URL -> the farm's clock time when it last served the page: what the page showed then
+    is what the crawl could store (comments keep arriving while the farm's clock runs)."""
+    pages = {(farm.site_for(a.url).name, normalize_path(a.url)): normalize_url(a.url) for a in published}
+    return served_at(((r.site, r.path_only, r.status, r.clock_time) for r in farm.requests), pages)
 
 
 def _efficiency(run: Run, base: Run) -> float:
@@ -288,6 +247,8 @@ def _machine_busy() -> float:
 
 def _wait_events(url: str) -> list[str]:
     """What each of the store's busy sessions is doing now: its wait event, or CPU when it waits for nothing."""
+    if not url.startswith("postgresql://"):
+        return []  # an SQLite store has no sessions to ask
     try:
         found = _rows(
             url,
@@ -301,7 +262,7 @@ def _wait_events(url: str) -> list[str]:
 
 def _tree_cpu(pid: int) -> float:
     """CPU seconds (user + system) of process `pid` and its living descendants (/proc)."""
-    if not pid:
+    if not pid:  # no PostgreSQL server (an SQLite store)
         return 0.0
     total = 0.0
     try:
@@ -318,15 +279,25 @@ def _own_cpu() -> float:
     return usage.user + usage.system
 
 
-def _comment_rows(url: str) -> list[tuple[str, str | None, str | None]]:
-    """(article URL, text, author) of every stored comment."""
+def _comment_rows(url: str) -> list[tuple[str, str | None, str | None, str]]:
+    """(article URL, text, author, method of the extraction that last wrote it) of every stored comment."""
+    sql = (
+        "SELECT c.article, c.text, c.author, e.method FROM comments c"
+        " LEFT JOIN extractions e ON e.snapshot = c.last_snapshot"
+    )
     return [
-        (str(a), t if t is None else str(t), w if w is None else str(w))
-        for a, t, w in _rows(url, "SELECT article, text, author FROM comments")
+        (str(a), t if t is None else str(t), w if w is None else str(w), str(m or "")) for a, t, w, m in _rows(url, sql)
     ]
 
 
 def _rows(url: str, sql: str) -> list[tuple[object, ...]]:
+    """The rows of a query on the store: a PostgreSQL URL, or an SQLite file read only (never created)."""
+    if not url.startswith("postgresql://"):
+        lite = sqlite3.connect(f"file:{url}?mode=ro", uri=True)
+        try:
+            return [tuple(r) for r in lite.execute(sql).fetchall()]
+        finally:
+            lite.close()
     with psycopg.connect(url, autocommit=True) as conn:
         return [tuple(r) for r in conn.execute(sql).fetchall()]
 
@@ -353,15 +324,28 @@ def add_arguments(p: argparse.ArgumentParser, prefix: str = "") -> None:
         default=1.0,
         help="each blog's robots.txt Crawl-delay, s",
     )
-    p.add_argument(f"--{prefix}logs", type=Path, help="keep each worker's log in this folder")
+    p.add_argument(f"--{prefix}logs", type=Path, help="keep each worker's log (and an SQLite store) in this folder")
+    p.add_argument(
+        f"--{prefix}store",
+        choices=("postgresql", "sqlite"),
+        default="postgresql",
+        help="the store: a private PostgreSQL server, or an SQLite file per run (one worker at a time)",
+    )
 
 
 def run_bench(
-    blogs_count: int, articles: int, counts: list[int], crawl_delay: float, kill: bool, logs: Path | None
+    blogs_count: int,
+    articles: int,
+    counts: list[int],
+    crawl_delay: float,
+    kill: bool,
+    logs: Path | None,
+    store: str = "postgresql",
 ) -> CrawlBench:
     """Build the farm, run the crawls, print the table; see the module docstring."""
     runs: list[Run] = []
-    with tempfile.TemporaryDirectory(prefix="crawl-workers-") as tmp, BlogFarm() as farm, PostgresServer() as pg:
+    server = PostgresServer() if store == "postgresql" else nullcontext(None)
+    with tempfile.TemporaryDirectory(prefix="crawl-workers-") as tmp, BlogFarm() as farm, server as pg:
         now = farm.clock.now()
         blogs = []
         for i in range(blogs_count):
@@ -403,6 +387,7 @@ def run_bench(
             f" {_efficiency(r, runs[0]):12.2f}  {r.comments}"
         )
     for r in runs:
+        print("\n".join(explain(r.label, r.comments)) if r.comments.flagged else f"  {r.label}: no comment flagged")
         if r.without_post:
             print(f"  {r.label}: articles without exactly one post: {', '.join(r.without_post)}")
         top = ", ".join(f"{name} {count}" for name, count in r.waits.most_common(4))
@@ -452,7 +437,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--check", action="store_true", help="exit 1 when a target or a check fails")
     args = p.parse_args(argv)
     counts = [int(n) for n in args.workers.split(",")]
-    bench = run_bench(args.blogs, args.articles, counts, args.crawl_delay, args.kill, args.logs)
+    bench = run_bench(args.blogs, args.articles, counts, args.crawl_delay, args.kill, args.logs, args.store)
     print(f"{bench.summary}; {'met' if bench.met else 'MISSED'}")
     return 1 if args.check and not bench.met else 0
 

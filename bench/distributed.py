@@ -276,7 +276,13 @@ def main(argv: list[str] | None = None) -> int:
     if "crawl" in parts:
         counts = [int(n) for n in args.crawl_workers.split(",")]
         crawl = crawl_workers.run_bench(
-            args.crawl_blogs, args.crawl_articles, counts, args.crawl_crawl_delay, True, args.crawl_logs
+            args.crawl_blogs,
+            args.crawl_articles,
+            counts,
+            args.crawl_crawl_delay,
+            True,
+            args.crawl_logs,
+            args.crawl_store,
         )
         summaries.insert(0, crawl.summary)
         if not crawl.met:

@@ -32,6 +32,12 @@ _HEADING = re.compile(
     re.I,
 )
 HEADING_MAX_CHARS = 120
+# A comment section saying it holds none: "No comments yet", "Comments are closed".
+_NOTICE = re.compile(
+    r"^\W*(?:no (?:comments?|responses?|replies)(?: yet)?|be the first to (?:comment|reply)"
+    r"|comments? (?:are|is) closed|コメントはまだありません)\W*$",
+    re.I,
+)
 # An author line: "Ann says:", "Ann wrote:", "by Ann", "Posted by Ann" (short, a name-like start).
 _AUTHOR = re.compile(r"(?:^(?:posted\s+)?by\s+\S)|(?:\S\s*(?:says|said|wrote|writes)\s*:?\s*$)", re.I)
 AUTHOR_MAX_CHARS = 60
@@ -69,6 +75,11 @@ def comment_heading(block: Block) -> bool:
     if not text or len(text) > HEADING_MAX_CHARS or "\n" in text or block.link_density > 0.5:
         return False
     return (block.tag in HEADINGS or len(text) <= 40) and _HEADING.search(text) is not None
+
+
+def comment_notice(text: str) -> bool:
+    """A comment section's notice that it holds no comment: ``comment_notice("No comments yet")``."""
+    return 0 < len(text) <= HEADING_MAX_CHARS and _NOTICE.match(text) is not None
 
 
 def author_line(text: str) -> bool:

@@ -173,14 +173,19 @@ def _vote(units: Sequence[Sequence[tuple[UnitSignature, list[int]]]]) -> tuple[U
 
     Pages vote per (tag, class token), not per whole signature: WordPress alternates "odd alt" and
     "even" between comments, so the token set of one page's units can differ from the next page's
-    while "comment" is shared by all. Ties go to the kind with more units, then to the earlier one
-    in document order (sorted tokens: the same result whatever the string hash seed).
+    while "comment" is shared by all. Ties go to the kind with more units, then to the kind more units
+    carry (lone ones too), then to the earlier one in document order (sorted tokens: the same result
+    whatever the string hash seed).
     """
     votes: Counter[tuple[str, str | None]] = Counter()
     sizes: Counter[tuple[str, str | None]] = Counter()
+    # units carrying the kind, lone ones too: two replies by the post's author share "bypostauthor"
+    # as much as "comment", which the lone comment they answer carries too
+    reach: Counter[tuple[str, str | None]] = Counter()
     for page_units in units:
         seen: dict[tuple[str, str | None], int] = {}
         for sig, members in page_units:
+            reach.update({(sig.tag, t): len(members) for t in sig.tokens})
             if len(members) < 2:
                 continue
             keys: list[tuple[str, str | None]] = [(sig.tag, t) for t in sorted(sig.tokens)]
@@ -190,7 +195,7 @@ def _vote(units: Sequence[Sequence[tuple[UnitSignature, list[int]]]]) -> tuple[U
         sizes.update(seen)
     if not votes:
         return None, 0
-    tag, token = max(votes, key=lambda k: (votes[k], sizes[k]))
+    tag, token = max(votes, key=lambda k: (votes[k], sizes[k], reach[k]))
     return UnitSignature(tag, frozenset() if token is None else frozenset([token])), votes[(tag, token)]
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .blocks import HEADINGS, Block
-from .comment_words import author_line, comment_heading, signed_line
+from .comment_words import author_line, comment_heading, comment_notice, signed_line
 from .records import CommentRecord, single_unit_records, split_comments
 from .roles import COMMENT
 
@@ -65,8 +65,11 @@ def loose_record(blocks: Sequence[Block], roles: Sequence[str]) -> list[CommentR
 
 
 def not_comment_text(block: Block, blocks: Sequence[Block]) -> bool:
-    """A heading, a count, an author line, a reply link or a form's label: never a comment's text."""
+    """A heading, a count, a "no comments" notice, an author line, a reply link or a form's label:
+    never a comment's text."""
     if block.tag in HEADINGS or comment_heading(block) or author_line(block.text) or signed_line(block.text):
+        return True
+    if comment_notice(block.text):
         return True
     return _in_form(block, blocks)
 

@@ -38,6 +38,7 @@ from .steps import (
     Decision,
     apply_page_rules,
     assign_roles,
+    comment_lines_shared,
     drop_link_dense,
     every_page_has_comments,
     post_date_lines,
@@ -290,6 +291,7 @@ def classify(pages: Sequence[ParsedPage], options: Options, context: Context | N
     if context.compares_pages:
         decision.roles = post_lines_shared(blocks, decision.roles, ids.idents, sep.main_id, options)
         decision.roles = post_titles_shared(blocks, decision.roles, options)
+        decision.roles = comment_lines_shared(blocks, decision.roles, options)
     decision.roles = post_date_lines(blocks, decision.roles, options)
     if options.comment_evidence:
         decision = comments_with_evidence(blocks, decision, unique, options, warnings)

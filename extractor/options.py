@@ -100,6 +100,9 @@ class Options:
     # single-page methods (single_page.py): a weight map with link density, then the boundary
     # between post and comments.
     single_page_methods: bool = False
+    # A prose line inside a comment's unit that recurs on a few other pages, and only inside
+    # their comment units (two readers wrote "Thanks for sharing."), is comment.
+    recurring_comment_lines: bool = False
 
     def but(self, **changes: object) -> Options:
         """A copy with some fields changed: ``DEFAULT.but(reextract=False)``."""
@@ -131,6 +134,7 @@ DEFAULT = Options(
     text_hygiene=True,
     records_only=True,
     single_page_methods=True,
+    recurring_comment_lines=True,
 )
 
 PRESETS: dict[str, Options] = {"paper": PAPER, "default": DEFAULT}

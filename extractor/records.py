@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from .authors import cut_bylines, shared_affixes, shared_note
 from .blocks import HEADINGS, Block
+from .comment_words import author_line, signed_line
 from .dates import date_match, read_date, relative_match
 from .replies import split_replies, units_with_replies
 from .roles import COMMENT, POST
@@ -45,6 +46,9 @@ from .units import (
 
 # A unit line whose text is mostly link text (the link-density bound) is navigation: a "Reply" link.
 LINK_LINE_DENSITY = 0.5
+# A constant line of this many words at most, shown under two comments alone, is chrome ("Reply",
+# "Report this comment"); a longer one may be two readers' same words.
+CHROME_WORDS = 3
 
 
 @dataclass(slots=True)
@@ -179,7 +183,7 @@ def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequ
         filled = [v for v in values if v]
         if dated[slot] * 2 >= len(values) and slot not in multi:
             kinds.date.add(slot)
-        elif len(filled) >= 2 and len(set(filled)) == 1 and not _labelled_name(filled[0]):
+        elif len(filled) >= 2 and len(set(filled)) == 1 and _chrome(filled, slot_linked[number[slot]]):
             kinds.chrome.add(slot)  # the same words under every comment: "Reply", "says:"
     lengths = {s: sorted(len(v) for v in vs if v) for s, vs in texts.items()}
     content = max(
@@ -226,6 +230,15 @@ def learn_slots(pages_units: Sequence[tuple[Sequence[Block], Sequence[str], Sequ
         _learn_labels(kinds, names)
         kinds.text.discard(author)
     return kinds
+
+
+def _chrome(filled: Sequence[str], linked: int) -> bool:
+    """Whether a slot showing the same line in every unit is chrome: not an author line ("Ann says:"
+    when Ann wrote every comment), and, under two comments alone, a link or a few words ("Reply",
+    "Report this comment"): two readers may have written the same sentence ("Great write-up!")."""
+    if _labelled_name(filled[0]):
+        return False
+    return len(filled) > 2 or linked == len(filled) or len(filled[0].split()) <= CHROME_WORDS
 
 
 def _labelled_name(text: str) -> bool:
@@ -477,10 +490,12 @@ def single_unit_records(blocks: Sequence[Block], roles: Sequence[str]) -> list[C
     start = next((b.index for b in blocks if b.text and roles[b.index] == POST), -1)
     comment_blocks = sum(1 for b in texts if roles[b.index] == COMMENT)
     # mostly comment blocks; or, with a single date line (one comment, not a list of them), mostly
-    # comment words (its author, date and "Reply" lines may match other pages and be boilerplate)
+    # comment words besides its author, date and "Reply" lines (they may match other pages and be
+    # boilerplate: a reader who commented on two articles, a short comment under them)
+    worded = [b for b in texts if roles[b.index] == COMMENT or not _meta_line(b)]
     mostly = comment_blocks * 2 >= len(texts) or (
         dated.count(root) == 1
-        and sum(b.text_chars for b in texts if roles[b.index] == COMMENT) * 2 >= sum(b.text_chars for b in texts)
+        and sum(b.text_chars for b in worded if roles[b.index] == COMMENT) * 2 >= sum(b.text_chars for b in worded)
     )
     if root <= start or len(texts) > SINGLE_UNIT_BLOCKS or any(roles[b.index] == POST for b in texts) or not mostly:
         return []
@@ -488,6 +503,11 @@ def single_unit_records(blocks: Sequence[Block], roles: Sequence[str]) -> list[C
     # unclassed blocks inside it and cut it into pieces)
     units = split_replies(blocks, [Unit(blocks[root], None, list(blocks[root : root + size]), {root})])
     return build_records(blocks, roles, units, learn_slots([(blocks, roles, units)]))
+
+
+def _meta_line(block: Block) -> bool:
+    """A comment's author line ("Ann says:"), date line or reply link: no words of its own."""
+    return date_line(block) or author_line(block.text) or signed_line(block.text)
 
 
 def _ancestors(blocks: Sequence[Block], index: int) -> list[int]:

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from .blocks import Block
 from .robust import GAP_TAGS, _title_before_post
-from .roles import BOILERPLATE, POST
+from .roles import BOILERPLATE, COMMENT, POST
 
 # A link-dense block is navigation: its text neither counts against a line nor becomes post.
 LINK_DENSITY = 0.5
@@ -39,14 +39,17 @@ def recurring_post_lines(
     if main_id is None or len(pages) < 3:
         return list(roles)
     firsts = [_first_post(blocks, page_roles) for blocks, page_roles in zip(pages, roles, strict=True)]
+    # the post region ends where the page's comments begin: a reader's line that recurs on another
+    # page ("Great write-up, thanks!") sits in the comment area, and is no line the posts share
+    ends = [_first_comment(page_roles, first) for page_roles, first in zip(roles, firsts, strict=True)]
     # the boilerplate lines of each post region (few): only their texts are looked up elsewhere
     candidates = [
         [
             i
             for i, (role, ident) in enumerate(zip(page_roles, page_idents, strict=True))
-            if ident == main_id and role == BOILERPLATE and i > first and _in_region(blocks[i])
+            if ident == main_id and role == BOILERPLATE and first < i < end and _in_region(blocks[i])
         ]
-        for blocks, page_roles, page_idents, first in zip(pages, roles, idents, firsts, strict=True)
+        for blocks, page_roles, page_idents, first, end in zip(pages, roles, idents, firsts, ends, strict=True)
     ]
     keys = {pages[p][i].text.lower() for p, mine in enumerate(candidates) for i in mine}
     if not keys:
@@ -54,7 +57,7 @@ def recurring_post_lines(
     lengths = {len(k) for k in keys}  # a cheap test before a block's text is lower-cased
     inside: Counter[str] = Counter()  # text -> pages where it occurs inside the post region
     outside: set[str] = set()  # texts seen anywhere else
-    for blocks, page_idents, first in zip(pages, idents, firsts, strict=True):
+    for blocks, page_idents, first, end in zip(pages, idents, firsts, ends, strict=True):
         seen: set[str] = set()
         for b in blocks:
             text = b.text
@@ -63,7 +66,7 @@ def recurring_post_lines(
             key = text.lower()
             if key not in keys:
                 continue
-            if b.index > first and page_idents[b.index] == main_id and b.tag in GAP_TAGS:
+            if first < b.index < end and page_idents[b.index] == main_id and b.tag in GAP_TAGS:
                 seen.add(key)
             else:
                 outside.add(key)
@@ -91,6 +94,11 @@ def recurring_post_lines(
 def _first_post(blocks: Sequence[Block], roles: Sequence[str]) -> int:
     """The page's first post block with text (its title, mostly), or past the end."""
     return next((i for i, r in enumerate(roles) if r == POST and blocks[i].text), len(blocks))
+
+
+def _first_comment(roles: Sequence[str], first: int) -> int:
+    """The page's first comment block after its first post block, or past the end."""
+    return next((i for i in range(first + 1, len(roles)) if roles[i] == COMMENT), len(roles))
 
 
 def _in_region(block: Block) -> bool:
@@ -135,3 +143,71 @@ def shared_titles(pages: Sequence[Sequence[Block]], roles: Sequence[list[str]]) 
         page_out[title] = POST
         out.append(page_out)
     return out
+
+
+# A comment's unit (the block around its author line and its words) holds at most this many blocks.
+COMMENT_UNIT_BLOCKS = 15
+
+
+def recurring_comment_lines(pages: Sequence[Sequence[Block]], roles: Sequence[list[str]]) -> list[list[str]]:
+    """Readers repeat each other ("Great write-up, thanks for sharing."): step 4 drops a comment's
+    words that another page of the set also shows, and the comment is left with its author line
+    alone. A boilerplate prose line inside a small unit with comment blocks and no post block is
+    comment when every occurrence of its text in the set (links aside) is such a line, on fewer
+    than half of the pages: a template line of the comment area ("Leave a Reply", a form label)
+    shows on the comment-free pages too, or on most pages."""
+    if len(pages) < 2:
+        return list(roles)
+    candidates = [
+        set(_lines_in_comment_units(blocks, page_roles)) for blocks, page_roles in zip(pages, roles, strict=True)
+    ]
+    keys = {pages[p][i].text.lower() for p, mine in enumerate(candidates) for i in mine}
+    if not keys:
+        return list(roles)
+    lengths = {len(k) for k in keys}
+    inside: Counter[str] = Counter()  # text -> pages where it is a line of a comment unit
+    outside: set[str] = set()
+    for blocks, mine in zip(pages, candidates, strict=True):
+        seen: set[str] = set()
+        for b in blocks:
+            if len(b.text) not in lengths or b.link_density > LINK_DENSITY or (key := b.text.lower()) not in keys:
+                continue
+            if b.index in mine:
+                seen.add(key)
+            else:
+                outside.add(key)
+        inside.update(seen)
+    out = []
+    for blocks, page_roles, mine in zip(pages, roles, candidates, strict=True):
+        chosen = [i for i in mine if (key := blocks[i].text.lower()) not in outside and inside[key] < len(pages) / 2]
+        page_out = list(page_roles)
+        for i in chosen:
+            page_out[i] = COMMENT
+        out.append(page_out)
+    return out
+
+
+def _lines_in_comment_units(blocks: Sequence[Block], roles: Sequence[str]) -> list[int]:
+    """Boilerplate prose blocks whose nearest ancestor holding a comment block is a small unit
+    without post blocks (one comment: its author line, date, words and reply link)."""
+    if COMMENT not in roles:
+        return []
+    ends = [b.index + 1 for b in blocks]  # one past each block's last descendant (preorder)
+    for b in reversed(blocks):
+        if b.parent >= 0:
+            ends[b.parent] = max(ends[b.parent], ends[b.index])
+    comments, posts = [0], [0]  # prefix counts: comment and post blocks before each index
+    for role in roles:
+        comments.append(comments[-1] + (role == COMMENT))
+        posts.append(posts[-1] + (role == POST))
+    found = []
+    for b in blocks:
+        if roles[b.index] != BOILERPLATE or not _in_region(b):
+            continue
+        unit = b.parent
+        while unit >= 0 and comments[ends[unit]] == comments[unit + 1]:
+            unit = blocks[unit].parent  # up to the nearest ancestor holding a comment block
+        if unit < 0 or ends[unit] - unit > COMMENT_UNIT_BLOCKS or posts[ends[unit]] != posts[unit]:
+            continue
+        found.append(b.index)
+    return found

@@ -12,6 +12,7 @@ whether the other pages are a set's or a site profile stands in for them (contex
     apply_page_rules                   linked titles, post gaps, title echoes
     post_lines_shared                  lines a few posts share inside their post regions
     post_titles_shared                 a title two posts share
+    comment_lines_shared               lines a few comments share inside their comment units
     post_date_lines                    a date alone between the post's title and body
     single_page_section, veto_comments comment evidence read from the page itself
     shapeless_comments                 comment blocks without a comment's shape (news boxes)
@@ -33,7 +34,7 @@ from .identifiers import assign_identifiers, eligible_identifiers, once_identifi
 from .matching import Grouping, Vector, near_duplicate_clusters
 from .options import Options
 from .postmeta import post_date_line
-from .recurring import recurring_post_lines, shared_titles
+from .recurring import recurring_comment_lines, recurring_post_lines, shared_titles
 from .robust import drop_link_blocks, page_rules, robust_post_identifiers
 from .roles import COMMENT, POST
 from .separate import post_identifiers_every_page, reextract, separate_roles
@@ -284,6 +285,14 @@ def post_lines_shared(
     if not options.recurring_post_lines:
         return roles
     return recurring_post_lines(pages, roles, idents, main_id)
+
+
+def comment_lines_shared(pages: Pages, roles: list[list[str]], options: Options) -> list[list[str]]:
+    """With ``recurring_comment_lines``: a reader's line a few comments share, each inside a
+    comment's unit, is comment (recurring.py)."""
+    if not options.recurring_comment_lines:
+        return roles
+    return recurring_comment_lines(pages, roles)
 
 
 def post_titles_shared(pages: Pages, roles: list[list[str]], options: Options) -> list[list[str]]:

@@ -362,7 +362,9 @@ def find_units(blocks: Sequence[Block], roles: Sequence[str], signature: UnitSig
         if b.tag == tag
         and (counts[b.index] or (any_text and texts[b.index]))
         and signature.matches(b)
-        and roles[b.index] != POST
+        # a container without text of its own (a comment's <li> holding its replies) is what its
+        # blocks are: a step that went by identifiers may have left it post
+        and (roles[b.index] != POST or not b.text)
     }
     pairs = pair_tags(blocks, roots)
     leads = _leading_pairs(blocks, roots)

@@ -114,3 +114,45 @@ def test_the_crawl_bench_checks_comments_stored_against_comments_shown() -> None
     author_line = comment_tally([*shown, (url, f"{author} says:", None)], blog.articles, now)
     assert not author_line.ok and author_line.not_shown == 1 and author_line.stored == len(shown) + 1
     assert str(exact) == f"{len(shown)}/{len(shown)} (twice 0, not shown 0, authors {len(shown)}/{len(shown)})"
+
+
+def test_the_comment_check_names_what_it_flags_and_counts_what_each_page_showed_when_fetched() -> None:
+    sys.path.insert(0, str(ROOT))  # bench/ is not installed
+    from bench.comment_tally import MISSING, NOT_A_COMMENT, TWICE, WRONG_AUTHOR, comment_tally, served_at
+    from farm.generated import BlogOptions, GeneratedBlog
+
+    blog = GeneratedBlog("b", "http://127.0.0.1:8000", BlogOptions(articles=4, comments_per_article=(2, 4), seed=3))
+    late = blog.articles[-1].published + 30 * 86400  # every comment out
+    first, second = blog.articles[0], blog.articles[1]
+    # the first article's page was served before its last comment came: that comment is not missing
+    early = first.comments[-1].time - 1
+    pages = {("b", a.path): a.url for a in blog.articles}
+    when = served_at([("b", a.path, 200, late) for a in blog.articles[1:]] + [("b", first.path, 200, early)], pages)
+    stored = [(a.url, c.text, c.author, "batch") for a in blog.articles for c in a.visible_comments(when[a.url])]
+    exact = comment_tally(stored, blog.articles, when)
+    assert exact.ok and exact.stored == len(stored) == sum(len(a.comments) for a in blog.articles) - 1
+    assert not comment_tally(stored, blog.articles, late).ok  # at the end of the run, one looks missing
+    url, text, author, _method = stored[len(first.visible_comments(early))]  # the second article's first
+    assert url == second.url
+    wrong = [
+        (url, f"{author} says:", None, "provisional"),  # an author line taken for the comment
+        *[row for row in stored if row[:3] != (url, text, author)],
+        (url, text, None, "provisional"),  # ... and the comment without its author
+        (url, text, None, "profile"),  # ... twice
+    ]
+    tally = comment_tally(wrong, blog.articles, when)
+    kinds = sorted(f.kind for f in tally.flagged)
+    assert kinds == sorted([NOT_A_COMMENT, WRONG_AUTHOR, TWICE]) and tally.missing == 0
+    line = next(str(f) for f in tally.flagged if f.kind == WRONG_AUTHOR)
+    assert url in line and repr(text) in line and repr(author) in line and "provisional" in line
+    dropped = comment_tally([row for row in stored if row[:3] != (url, text, author)], blog.articles, when)
+    assert [(f.kind, f.article, f.farm_text, f.farm_author) for f in dropped.flagged] == [(MISSING, url, text, author)]
+
+
+def test_the_farm_sets_bench_checks_the_crawl_benchs_blogs_without_a_crawl() -> None:
+    cmd = [sys.executable, str(ROOT / "bench" / "farm_sets.py"), "--blogs", "30", "--check"]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    first, verdict = out.stdout.strip().splitlines()[:2]
+    assert first.startswith("30 blogs x 5 articles (en), provisional sets + home page: "), first
+    assert "(twice 0, not shown 0," in first and verdict == "no comment flagged", out.stdout
