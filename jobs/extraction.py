@@ -266,7 +266,7 @@ def run_provisional(cfg: JobConfig, site: str) -> JobReport:
     pages = pages_of(store, snaps)
     # The site's home page beside its articles: a set of one article is still a set (template pages
     # show which blocks are the site's); their own extractions are not kept.
-    stored = set_templates(store.template_pages(site, TEMPLATE_PAGES))
+    stored = set_templates(store.template_pages(site, TEMPLATE_PAGES), len(pages))
     templates = [Page(t["url"], t["body"], t["headers"]) for t in stored]
     known = store.known_comment_identifiers(site, before=cfg.known_before)
     results, profile = extract_and_learn([*pages, *templates], known_comment_ids=known)
@@ -292,14 +292,21 @@ def run_provisional(cfg: JobConfig, site: str) -> JobReport:
     return report
 
 
-def set_templates(stored: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The template pages a provisional set holds: those of the articles' own kind (a previous
-    article). Listing pages (home, archive) stay out: a listing shows the articles' own text, which
-    then reads as the site's template, and lacks their template's blocks (comment form, post
-    navigation). Beside a lone article of the dev corpus's WordPress sites, post F1 was 0.999 alone,
-    0.820 with the home page, 0.920 with home and previous article, 0.996 with a previous article
-    only; Dragnet's 0.927 alone, 0.945 with a previous article (bench/template_pages_corpus.py)."""
-    return [t for t in stored if t["kind"] == PREVIOUS_ARTICLE]
+def set_templates(stored: Sequence[dict[str, Any]], articles: int) -> list[dict[str, Any]]:
+    """The template pages a provisional set of `articles` articles holds: those of the articles' own
+    kind (a previous article) when there are any; else the listing pages (home, archive), but only
+    beside two or more articles.
+
+    A listing shows the articles' own text, which then reads as the template's: beside a lone
+    article of the dev corpus's WordPress sites, post F1 was 0.999 alone (the single-page steps),
+    0.820 with the home page, 0.996 with a previous article (bench/template_pages_corpus.py). Beside
+    several articles a listing is the set's comment-free page, which the separation needs when every
+    article already has comments: without it the farm's sets of 2 and 5 articles lost 3-4 comments
+    in 1,000 blogs and kept two author lines as comments (bench/farm_sets.py)."""
+    same_kind = [t for t in stored if t["kind"] == PREVIOUS_ARTICLE]
+    if same_kind:
+        return same_kind
+    return list(stored) if articles >= 2 else []
 
 
 def set_made_of(articles: int, template_kinds: Sequence[str] = ()) -> str:

@@ -48,8 +48,8 @@ def test_a_small_blog_is_extracted_provisionally_until_its_first_batch_fills(far
     assert rows(db, "SELECT DISTINCT method, profile_version FROM extractions") == [("provisional", 0)]
     # Each site's home page was fetched and stored as a template page (not a post), then the archive
     # of the newest article's category that the home page links (every article it lists is in the
-    # feed). Listing pages stay out of the set (jobs.extraction.set_templates): a lone article is a
-    # page alone, and the set says what it was made of.
+    # feed). Listing pages join a set of two articles or more, not a lone article, which is a page
+    # alone (jobs.extraction.set_templates); the set says what it was made of.
     assert rows(db, "SELECT site, url, status, kind FROM template_pages ORDER BY site, id") == [
         ("alone", alone.origin + "/", 200, "home page"),
         ("alone", category_url(alone, alone.articles[0]), 200, "archive page"),
@@ -59,7 +59,7 @@ def test_a_small_blog_is_extracted_provisionally_until_its_first_batch_fills(far
     assert rows(db, "SELECT COUNT(*) FROM posts WHERE url IN (SELECT url FROM template_pages)") == [(0,)]
     decided = dict(rows(db, "SELECT site, GROUP_CONCAT(DISTINCT decided_by) FROM extractions GROUP BY site"))
     assert decided == {"alone": "single page", "small": "set"}
-    made_of = {"alone": "set of 1 article", "small": "set of 4 articles"}
+    made_of = {"alone": "set of 1 article", "small": "set of 4 articles + 2 template pages (home page, archive page)"}
     for site, warnings in rows(db, "SELECT site, warnings FROM extractions"):
         assert f"provisional: {made_of[site]}, the articles the site has so far;" in " ".join(json.loads(warnings))
     # The lone article's comments, each once, with its author.

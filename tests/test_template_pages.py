@@ -60,10 +60,12 @@ def test_a_provisional_set_says_what_it_was_made_of() -> None:
     assert made_of == "set of 4 articles + 2 template pages (home page, archive page)"
 
 
-def test_a_set_holds_the_template_pages_of_the_articles_kind_only() -> None:
+def test_a_set_holds_the_articles_kind_else_listing_pages_beside_two_articles_or_more() -> None:
     home = {"url": "http://h/", "kind": "home page"}
     archive = {"url": "http://h/category/1/", "kind": "archive page"}
     previous = {"url": "http://h/2026/o/", "kind": "previous article"}
-    assert set_templates([home, previous]) == [previous]
-    assert set_templates([home, archive]) == []
-    assert set_templates([]) == []
+    assert set_templates([home, previous], 1) == [previous]
+    assert set_templates([home, previous], 4) == [previous]
+    assert set_templates([home, archive], 1) == []
+    assert set_templates([home, archive], 2) == [home, archive]
+    assert set_templates([], 3) == []
