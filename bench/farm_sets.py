@@ -7,7 +7,8 @@ the crawl, one an hour), rendered without a server at the crawl's time: each blo
 with the comments its comment feed lists, as one set (`extract_and_learn`, as
 `jobs.extraction.run_provisional` extracts a site without a full batch: what the crawl bench stores
 for a blog of 5 articles; the farm's home pages link no previous article, so a set of two articles
-or more holds the home page, a lone article none: `jobs.extraction.set_templates`). The same comment check as the crawl bench (bench/comment_tally.py):
+or more holds the home page, a lone article none: `jobs.extraction.set_templates`).
+The same comment check as the crawl bench (bench/comment_tally.py):
 comments stored / shown, stored twice, rows that are no comment, authors right, and one line per
 flagged comment or row. 1000 blogs take about half a minute, where the crawl takes ten or more: a
 quick way to find what the full-size crawl gets wrong. `--check` exits 1 when anything is flagged.

@@ -154,5 +154,5 @@ def test_the_farm_sets_bench_checks_the_crawl_benchs_blogs_without_a_crawl() -> 
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     first, verdict = out.stdout.strip().splitlines()[:2]
-    assert first.startswith("30 blogs x 5 articles (en), provisional sets + home page: "), first
+    assert first.startswith("30 blogs x 5 articles (en), provisional sets (+ home page beside 2 articles or more): "), first
     assert "(twice 0, not shown 0," in first and verdict == "no comment flagged", out.stdout
