@@ -76,6 +76,10 @@ class Options:
     # ("Comments (14)", "2:52", "Storm hits coast (Nov 3, 2012)"), with no comment body around
     # it, is a news page's box, not a comment (shapes.py).
     comment_shape: bool = False
+    # A box whose heading names other stories ("Popular Now", "Most Commented", "Related Stories")
+    # holds no comments; nor does a comment block of links or dates alone (linked story titles,
+    # their dates) with no line of prose in its comment unit (shapes.py).
+    story_boxes: bool = False
     # A prose line of the main post container that recurs on a few other pages, and only
     # inside their post containers (a shared sub-heading, a closing line), is post.
     recurring_post_lines: bool = False
@@ -124,6 +128,7 @@ DEFAULT = Options(
     title_echoes=True,
     comment_evidence=True,
     comment_shape=True,
+    story_boxes=True,
     recurring_post_lines=True,
     post_date_line=True,
     lone_records=True,

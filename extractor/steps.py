@@ -14,10 +14,10 @@ whether the other pages are a set's or a site profile stands in for them (contex
     post_titles_shared                 a title two posts share
     post_date_lines                    a date alone between the post's title and body
     single_page_section, veto_comments comment evidence read from the page itself
-    shapeless_comments                 comment blocks without a comment's shape (news boxes)
+    shapeless_comments                 comment blocks without a comment's shape (news boxes, boxes of story links)
     every_page_has_comments            each page's own comment markup, when the set kept none
 
-docs/algorithm.md numbers these deviations from the papers (D1-D20) with their measured gains.
+docs/algorithm.md numbers these deviations from the papers (D1-D24) with their measured gains.
 Each step that notes something for the user appends it to the set's ``warnings``.
 """
 
@@ -37,7 +37,7 @@ from .recurring import recurring_post_lines, shared_titles
 from .robust import drop_link_blocks, page_rules, robust_post_identifiers
 from .roles import COMMENT, POST
 from .separate import post_identifiers_every_page, reextract, separate_roles
-from .shapes import drop_shapeless
+from .shapes import drop_shapeless, drop_story_boxes
 
 Pages = Sequence[Sequence[Block]]
 
@@ -328,10 +328,14 @@ def veto_comments(pages: Pages, roles: Sequence[list[str]]) -> Vetoed:
 
 def shapeless_comments(pages: Pages, roles: Sequence[list[str]], options: Options) -> list[list[str]]:
     """With ``comment_shape``: comment blocks that are only a count, a duration, a number or a
-    dated story title, with no comment body around them, are boilerplate (shapes.py)."""
+    dated story title, with no comment body around them, are boilerplate; with ``story_boxes`` also
+    boxes of other stories (shapes.py)."""
     if not options.comment_shape:
         return list(roles)
-    return [drop_shapeless(blocks, r) for blocks, r in zip(pages, roles, strict=True)]
+    out = [drop_shapeless(blocks, r) for blocks, r in zip(pages, roles, strict=True)]
+    if options.story_boxes:
+        out = [drop_story_boxes(blocks, r) for blocks, r in zip(pages, out, strict=True)]
+    return out
 
 
 def every_page_has_comments(
