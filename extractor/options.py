@@ -86,6 +86,11 @@ class Options:
     # A line that is a date alone between the post's title and its body is the post's
     # metadata, not its text.
     post_date_line: bool = False
+    # A byline between the post's title and its body, a date and an author after "By" or "投稿者"
+    # ("Posted on November 15, 2026 By Olivia Stone"), gives the post's author and date
+    # (``post_author``, ``published``); with ``date_lines`` it also leaves the post's text (off by
+    # default: Dragnet's gold keeps bylines).
+    post_byline: bool = False
     # In a set that shows no repeated comment unit, a page's lone comment with a dated
     # unit of its own is a record (author and date apart from its text); other pages keep their
     # comment blocks (``lone_comments`` drops them).
@@ -131,6 +136,7 @@ DEFAULT = Options(
     story_boxes=True,
     recurring_post_lines=True,
     post_date_line=True,
+    post_byline=True,
     lone_records=True,
     shared_titles=True,
     text_hygiene=True,

@@ -13,11 +13,12 @@ whether the other pages are a set's or a site profile stands in for them (contex
     post_lines_shared                  lines a few posts share inside their post regions
     post_titles_shared                 a title two posts share
     post_date_lines                    a date alone between the post's title and body
+    post_bylines                       a byline (date and author) between the post's title and body
     single_page_section, veto_comments comment evidence read from the page itself
     shapeless_comments                 comment blocks without a comment's shape (news boxes, boxes of story links)
     every_page_has_comments            each page's own comment markup, when the set kept none
 
-docs/algorithm.md numbers these deviations from the papers (D1-D24) with their measured gains.
+docs/algorithm.md numbers these deviations from the papers (D1-D25) with their measured gains.
 Each step that notes something for the user appends it to the set's ``warnings``.
 """
 
@@ -32,7 +33,7 @@ from .fallback import Fallback, dated_comment_region, feed_comment_ids, identifi
 from .identifiers import assign_identifiers, eligible_identifiers, once_identifiers, page_candidates, template_outliers
 from .matching import Grouping, Vector, near_duplicate_clusters
 from .options import Options
-from .postmeta import post_date_line
+from .postmeta import post_byline, post_date_line
 from .recurring import recurring_post_lines, shared_titles
 from .robust import drop_link_blocks, page_rules, robust_post_identifiers
 from .roles import COMMENT, POST
@@ -299,6 +300,14 @@ def post_date_lines(pages: Pages, roles: list[list[str]], options: Options) -> l
     if not options.post_date_line:
         return roles
     return [post_date_line(blocks, r) for blocks, r in zip(pages, roles, strict=True)]
+
+
+def post_bylines(pages: Pages, roles: list[list[str]], options: Options) -> list[list[str]]:
+    """With ``post_byline`` and ``date_lines``: a byline between the post's title and body is the
+    post's metadata, not its text (postmeta.py); ``post_byline`` alone reads it (method.outputs)."""
+    if not (options.post_byline and options.date_lines):
+        return roles
+    return [post_byline(blocks, r) for blocks, r in zip(pages, roles, strict=True)]
 
 
 # Comment evidence
