@@ -59,6 +59,8 @@ _STORY_BOX = re.compile(
     re.I,
 )
 STORY_BOX_HEADING_MAX_CHARS = 40
+# A block of dates alone holds at most a few ("Nov 3, 2012\nOct 30, 2012").
+_DATE_LINES_MAX_CHARS = 80
 # A body: a line of at least this many words.
 BODY_WORDS = 4
 # A line longer than this is never a box's count or title (a comment may end with a date).
@@ -128,6 +130,9 @@ def story_link(block: Block) -> bool:
         return False
     if block.link_density > 0.5:
         return True
+    # a date alone is short: most comment bodies fail here, before their lines are split
+    if block.text_chars > _DATE_LINES_MAX_CHARS:
+        return False
     return all(date_only(line) for line in block.text.split("\n"))
 
 
@@ -191,13 +196,33 @@ def drop_link_boxes(blocks: Sequence[Block], roles: list[str]) -> list[str]:
     asked = [i for i in role_indices(roles, COMMENT) if story_link(blocks[i])]
     if not asked:
         return roles
-    comment = [int(r == COMMENT) for r in roles]
-    proses = subtree_sums([c and int(prose(b)) for c, b in zip(comment, blocks, strict=True)], blocks)
     sizes = subtree_sums([1] * len(blocks), blocks)
+    prose_at: dict[int, bool] = {}  # comment blocks read once: a unit's links ask about the same blocks
+
+    def holds_prose(node: int) -> bool:
+        # a subtree is contiguous in preorder; units are small (LONE_UNIT_MAX_BLOCKS)
+        for k in range(node, node + sizes[node]):
+            if roles[k] == COMMENT:
+                if k not in prose_at:
+                    prose_at[k] = prose(blocks[k])
+                if prose_at[k]:
+                    return True
+        return False
+
     out = list(roles)
     dropped = [0] * len(blocks)
     for i in asked:
-        if _unit_holds(blocks, blocks[i].parent, proses, sizes) < 0:
+        node = blocks[i].parent
+        for _ in range(3):
+            if node < 0 or sizes[node] > LONE_UNIT_MAX_BLOCKS:
+                node = -1
+                break
+            if holds_prose(node):
+                break
+            node = blocks[node].parent
+        else:
+            node = -1
+        if node < 0:
             out[i] = BOILERPLATE
             dropped[i] = 1
     if not any(dropped):
@@ -208,17 +233,6 @@ def drop_link_boxes(blocks: Sequence[Block], roles: list[str]) -> list[str]:
         if blocks[i].tag in HEADINGS and _emptied(blocks, blocks[i].parent, lost, left, sizes):
             out[i] = BOILERPLATE
     return out
-
-
-def _unit_holds(blocks: Sequence[Block], node: int, counts: Sequence[int], sizes: Sequence[int]) -> int:
-    """The first of up to three small ancestors (from ``node`` up) whose subtree count is positive, or -1."""
-    for _ in range(3):
-        if node < 0 or sizes[node] > LONE_UNIT_MAX_BLOCKS:
-            return -1
-        if counts[node]:
-            return node
-        node = blocks[node].parent
-    return -1
 
 
 def _emptied(
