@@ -96,6 +96,7 @@ def _site_job(job: Job) -> _SiteResult:
         rel = path.relative_to(site.dir).as_posix()
         row: dict[str, object] = {"file": site.key(rel), "post": res.post, "comments": res.comments}
         row.update(res.decision())  # method and confidence, when the preset sets them
+        row.update(res.post_metadata())
         if res.comment_records:
             row["comment_records"] = [r.as_json() for r in res.comment_records]
             row["comment_section"] = res.comment_section
@@ -173,6 +174,7 @@ def _write_rows(rows: list[dict[str, object]], out: IO[str], records: bool = Fal
     keys: tuple[str, ...] = ("file", "post", "comments", "comment_section")
     keys += ("comment_records",) if records else ()
     keys += ("method", "confidence")  # set only by presets with comment_evidence
+    keys += ("published", "post_author")  # set only by presets with post_date_line / post_byline
     for row in rows:
         out.write(json.dumps({k: row[k] for k in keys if k in row}, ensure_ascii=False) + "\n")
 
@@ -202,6 +204,7 @@ def cmd_extract(a: argparse.Namespace) -> int:
                     print(f"extract: {path}: {res.error}", file=sys.stderr)
                 row: dict[str, object] = {"file": str(path), "post": res.post, "comments": res.comments}
                 row.update(res.decision())  # method and confidence, when the preset sets them
+                row.update(res.post_metadata())
                 if res.comment_records:  # the section as shown, for gold that keeps author and date lines in
                     row["comment_section"] = res.comment_section
                 if a.records:

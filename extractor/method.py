@@ -26,7 +26,7 @@ from .hygiene import clean_text
 from .identifiers import DEFAULT_IDENTIFIER
 from .matching import Vector
 from .options import DEFAULT, Options
-from .postmeta import published
+from .postmeta import post_author, published
 from .records import CommentRecord
 from .roles import BOILERPLATE, COMMENT, POST
 from .single_page import single_page_steps
@@ -41,6 +41,7 @@ from .steps import (
     comment_lines_shared,
     drop_link_dense,
     every_page_has_comments,
+    post_bylines,
     post_date_lines,
     post_lines_shared,
     post_titles_shared,
@@ -112,8 +113,10 @@ class PageExtraction:
     # "single page") and with what confidence (0-1); None unless the comment_evidence option is on.
     method: str | None = None
     confidence: float | None = None
-    # The post's date from its date line (postmeta.py), ISO 8601; None without one.
+    # The post's date from its date line or its byline (postmeta.py), ISO 8601; None without one.
     published: str | None = None
+    # The post's author from its byline (postmeta.py); None without one.
+    post_author: str | None = None
 
     def decision(self) -> dict[str, object]:
         """``{"method": ..., "confidence": ...}`` when they were set, else empty (the paper preset)."""
@@ -130,8 +133,13 @@ class PageExtraction:
             "error": self.error,
             "warnings": self.warnings,
             **self.decision(),
-            **({"published": self.published} if self.published is not None else {}),
+            **self.post_metadata(),
         }
+
+    def post_metadata(self) -> dict[str, str]:
+        """``published`` and ``post_author`` where they were found (neither with the paper preset)."""
+        found = {"published": self.published, "post_author": self.post_author}
+        return {k: v for k, v in found.items() if v is not None}
 
 
 @dataclass(slots=True)
@@ -293,6 +301,7 @@ def classify(pages: Sequence[ParsedPage], options: Options, context: Context | N
         decision.roles = post_titles_shared(blocks, decision.roles, options)
         decision.roles = comment_lines_shared(blocks, decision.roles, options)
     decision.roles = post_date_lines(blocks, decision.roles, options)
+    decision.roles = post_bylines(blocks, decision.roles, options)
     if options.comment_evidence:
         decision = comments_with_evidence(blocks, decision, unique, options, warnings)
     return SiteRoles(
@@ -354,6 +363,9 @@ def outputs(parsed: Sequence[ParsedPage], site: SiteRoles, options: Options, con
         result.template_match = site.template_match
         if options.post_date_line:
             result.published = published(p.blocks, site.roles[ok])
+        if options.post_byline and (line := post_author(p.blocks, site.roles[ok])) is not None:
+            result.post_author = line.author
+            result.published = result.published or line.published
         if site.evidence is not None:
             result.method = site.method
             result.confidence = confidence(site.method, site.evidence[ok])

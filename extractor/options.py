@@ -76,12 +76,21 @@ class Options:
     # ("Comments (14)", "2:52", "Storm hits coast (Nov 3, 2012)"), with no comment body around
     # it, is a news page's box, not a comment (shapes.py).
     comment_shape: bool = False
+    # A box whose heading names other stories ("Popular Now", "Most Commented", "Related Stories")
+    # holds no comments; nor does a comment block of links or dates alone (linked story titles,
+    # their dates) with no line of prose in its comment unit (shapes.py).
+    story_boxes: bool = False
     # A prose line of the main post container that recurs on a few other pages, and only
     # inside their post containers (a shared sub-heading, a closing line), is post.
     recurring_post_lines: bool = False
     # A line that is a date alone between the post's title and its body is the post's
     # metadata, not its text.
     post_date_line: bool = False
+    # A byline between the post's title and its body, a date and an author after "By" or "投稿者"
+    # ("Posted on November 15, 2026 By Olivia Stone"), gives the post's author and date
+    # (``post_author``, ``published``); with ``date_lines`` it also leaves the post's text (off by
+    # default: Dragnet's gold keeps bylines).
+    post_byline: bool = False
     # In a set that shows no repeated comment unit, a page's lone comment with a dated
     # unit of its own is a record (author and date apart from its text); other pages keep their
     # comment blocks (``lone_comments`` drops them).
@@ -127,8 +136,10 @@ DEFAULT = Options(
     title_echoes=True,
     comment_evidence=True,
     comment_shape=True,
+    story_boxes=True,
     recurring_post_lines=True,
     post_date_line=True,
+    post_byline=True,
     lone_records=True,
     shared_titles=True,
     text_hygiene=True,

@@ -14,11 +14,12 @@ whether the other pages are a set's or a site profile stands in for them (contex
     post_titles_shared                 a title two posts share
     comment_lines_shared               lines a few comments share inside their comment units
     post_date_lines                    a date alone between the post's title and body
+    post_bylines                       a byline (date and author) between the post's title and body
     single_page_section, veto_comments comment evidence read from the page itself
-    shapeless_comments                 comment blocks without a comment's shape (news boxes)
+    shapeless_comments                 comment blocks without a comment's shape (news boxes, boxes of story links)
     every_page_has_comments            each page's own comment markup, when the set kept none
 
-docs/algorithm.md numbers these deviations from the papers (D1-D20) with their measured gains.
+docs/algorithm.md numbers these deviations from the papers (D1-D26) with their measured gains.
 Each step that notes something for the user appends it to the set's ``warnings``.
 """
 
@@ -33,12 +34,12 @@ from .fallback import Fallback, dated_comment_region, feed_comment_ids, identifi
 from .identifiers import assign_identifiers, eligible_identifiers, once_identifiers, page_candidates, template_outliers
 from .matching import Grouping, Vector, near_duplicate_clusters
 from .options import Options
-from .postmeta import post_date_line
+from .postmeta import post_byline, post_date_line
 from .recurring import recurring_comment_lines, recurring_post_lines, shared_titles
 from .robust import drop_link_blocks, page_rules, robust_post_identifiers
 from .roles import COMMENT, POST
 from .separate import post_identifiers_every_page, reextract, separate_roles
-from .shapes import drop_shapeless
+from .shapes import drop_shapeless, drop_story_boxes
 
 Pages = Sequence[Sequence[Block]]
 
@@ -310,6 +311,14 @@ def post_date_lines(pages: Pages, roles: list[list[str]], options: Options) -> l
     return [post_date_line(blocks, r) for blocks, r in zip(pages, roles, strict=True)]
 
 
+def post_bylines(pages: Pages, roles: list[list[str]], options: Options) -> list[list[str]]:
+    """With ``post_byline`` and ``date_lines``: a byline between the post's title and body is the
+    post's metadata, not its text (postmeta.py); ``post_byline`` alone reads it (method.outputs)."""
+    if not (options.post_byline and options.date_lines):
+        return roles
+    return [post_byline(blocks, r) for blocks, r in zip(pages, roles, strict=True)]
+
+
 # Comment evidence
 
 
@@ -337,10 +346,14 @@ def veto_comments(pages: Pages, roles: Sequence[list[str]]) -> Vetoed:
 
 def shapeless_comments(pages: Pages, roles: Sequence[list[str]], options: Options) -> list[list[str]]:
     """With ``comment_shape``: comment blocks that are only a count, a duration, a number or a
-    dated story title, with no comment body around them, are boilerplate (shapes.py)."""
+    dated story title, with no comment body around them, are boilerplate; with ``story_boxes`` also
+    boxes of other stories (shapes.py)."""
     if not options.comment_shape:
         return list(roles)
-    return [drop_shapeless(blocks, r) for blocks, r in zip(pages, roles, strict=True)]
+    out = [drop_shapeless(blocks, r) for blocks, r in zip(pages, roles, strict=True)]
+    if options.story_boxes:
+        out = [drop_story_boxes(blocks, r) for blocks, r in zip(pages, out, strict=True)]
+    return out
 
 
 def every_page_has_comments(

@@ -76,6 +76,22 @@ def test_extract_files_writes_one_line_per_file(site_files, tmp_path):
     assert all(set(r) - {"comment_section"} == keys for r in rows)
 
 
+def test_extract_writes_the_posts_author_and_date_from_its_byline(tmp_path):
+    files = []
+    for i, (title, body) in enumerate(POSTS):
+        page = blog_page(title, f"{body} {body} {body}").replace(
+            f"<h2>{title}</h2>", f"<h2>{title}</h2><div class=meta>Posted on May {i + 2}, 2024 By Ann Lee</div>"
+        )
+        files.append(tmp_path / f"page{i}.html")
+        files[-1].write_text(page, encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    assert run_cli("extract", *files, "--out", out).returncode == 0
+    rows = read_jsonl(out)
+    assert [(r["post_author"], r["published"]) for r in rows] == [("Ann Lee", f"2024-05-0{i + 2}") for i in range(3)]
+    paper = run_cli("extract", *files, "--preset", "paper")
+    assert paper.returncode == 0 and not any("post_author" in json.loads(line) for line in paper.stdout.splitlines())
+
+
 def test_extract_files_separates_post_and_comments(site_files, tmp_path):
     out = tmp_path / "out.jsonl"
     assert run_cli("extract", *site_files, "--out", out).returncode == 0
@@ -146,7 +162,7 @@ def test_extract_corpus_one_line_per_page_relative_to_root(small_corpus, tmp_pat
     assert sorted(files) == expected
     assert len(files) == len(set(files))
     keys = {"file", "post", "comments", "method", "confidence"}  # method, confidence: issue 20
-    assert all(set(r) - {"comment_section"} == keys for r in rows)
+    assert all(set(r) - {"comment_section", "published", "post_author"} == keys for r in rows)
     # the comment section as shown, with the author and date lines the records keep apart
     shown = [r for r in rows if "comment_section" in r]
     assert shown and all(r["comments"] and r["comment_section"] for r in shown)

@@ -9,6 +9,8 @@ without comments, the author line first, then the text, then the linked date.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from extractor import Page, extract_site, learn_profile
@@ -117,3 +119,36 @@ def test_a_day_in_a_meta_block_like_the_author_block_above_the_text(kinds: tuple
     results = extract_site([Page(f"http://blog.test/p{i}/", html) for i, (html, _) in enumerate(site)])
     got = [(r.text, r.date, r.date_precision) for result in results for r in result.comment_records]
     assert got == [(c["text"], _day_iso(c["day"]), "day") for _, truth in site for c in truth]
+
+
+def _restyled(site: list[tuple[bytes, list[dict[str, str]]]], at_time: bool, one_footer: bool) -> list[bytes]:
+    """The pages with the day printed with its time ("August 19, 2026 at 3:12 pm"), and/or the linked
+    day and the Reply link in one footer line below the text."""
+    pages = []
+    for html, _ in site:
+        text = html.decode()
+        if at_time:
+            text = re.sub(r'(#comment-\d+">)([A-Z][a-z]+ \d+, 2026)(</a>)', r"\1\2 at 3:12 pm\3", text)
+        if one_footer:
+            text = re.sub(
+                r'<div class="comment-metadata">(<a class="comment-date-link"[^>]*>[^<]*</a>)</div>'
+                r'<div class="reply">(<a class="comment-reply-link" href="#">Reply</a>)</div>',
+                r'<footer class="comment-meta">\1 · \2</footer>',
+                text,
+            )
+        pages.append(text.encode())
+    return pages
+
+
+@pytest.mark.parametrize(
+    ("at_time", "one_footer"), [(True, False), (False, True), (True, True)], ids=["with time", "footer", "both"]
+)
+def test_a_linked_day_below_the_text_in_other_layouts(at_time: bool, one_footer: bool) -> None:
+    site = _site("comment-metadata")
+    pages = _restyled(site, at_time, one_footer)
+    dated = [p.decode() for p in pages if b"comment-date-link" in p]
+    assert all(("at 3:12 pm" in p) == at_time and ('<footer class="comment-meta">' in p) == one_footer for p in dated)
+    results = extract_site([Page(f"http://blog.test/p{i}/", html) for i, html in enumerate(pages)])
+    got = [(r.text, r.author, r.date) for result in results for r in result.comment_records]
+    want_date = (lambda day: f"{_day_iso(day)}T15:12:00") if at_time else _day_iso
+    assert got == [(c["text"], c["author"], want_date(c["day"])) for _, truth in site for c in truth]

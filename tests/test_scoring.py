@@ -168,7 +168,13 @@ def both_reports(sub_corpus, ref, tmp_path_factory):
         timeout=300,
     )
     assert score.returncode == 0, score.stderr
-    return json.loads(ours_json.read_text()), json.loads(theirs_json.read_text()), run.stdout, score.stdout
+    return json.loads(ours_json.read_text()), json.loads(theirs_json.read_text()), run.stdout, score.stdout, pred
+
+
+@pytest.fixture(scope="module")
+def predictions(both_reports):
+    rows = [json.loads(line) for line in both_reports[4].read_text(encoding="utf-8").splitlines()]
+    return {row["file"]: row for row in rows}
 
 
 METRIC_KEYS = ["post_p", "post_r", "post_f1", "com_p", "com_r", "com_f1", "count_exact_rate"]
@@ -183,7 +189,7 @@ def assert_same_metrics(ours, theirs):
 
 
 def test_predictions_cover_every_page(both_reports):
-    _, theirs, _, _ = both_reports
+    _, theirs, *_ = both_reports
     assert theirs["missing_predictions"] == 0
     assert theirs["unmatched_predictions"] == []
     assert sorted(f"{s['source']}/{s['site']}" for s in theirs["sites"]) == sorted(SITES)
@@ -191,7 +197,7 @@ def test_predictions_cover_every_page(both_reports):
 
 @pytest.mark.parametrize("site", SITES)
 def test_site_scores_equal_reference(both_reports, site):
-    ours, theirs, _, _ = both_reports
+    ours, theirs, *_ = both_reports
     (o,) = [s for s in ours["sites"] if f"{s['source']}/{s['site']}" == site]
     (t,) = [s for s in theirs["sites"] if f"{s['source']}/{s['site']}" == site]
     assert_same_metrics(o, t)
@@ -202,22 +208,47 @@ def test_site_scores_equal_reference(both_reports, site):
 @pytest.mark.parametrize("source", sorted(SUB_CORPUS))
 @pytest.mark.parametrize("kind", ["macro", "micro"])
 def test_source_scores_equal_reference(both_reports, source, kind):
-    ours, theirs, _, _ = both_reports
+    ours, theirs, *_ = both_reports
     assert_same_metrics(ours["sources"][source][kind], theirs["sources"][source][kind])
 
 
 @pytest.mark.parametrize("kind", ["macro", "micro"])
 def test_overall_scores_equal_reference(both_reports, kind):
-    ours, theirs, _, _ = both_reports
+    ours, theirs, *_ = both_reports
     assert_same_metrics(ours[kind], theirs[kind])
 
 
 def test_summary_lines_agree(both_reports):
-    _, _, our_stdout, their_stdout = both_reports
+    _, _, our_stdout, their_stdout, _ = both_reports
     ours = our_stdout.strip().splitlines()[-1]
     theirs = their_stdout.strip().splitlines()[-1]
     assert ours.startswith("SUMMARY")
     assert ours.split(":", 1)[1].strip() == theirs.split(":", 1)[1].strip()
+
+
+def test_unsplit_gold_is_scored_on_the_comment_section_as_shown(both_reports, predictions, ref, corpus_root):
+    # Dragnet pages with comments carry the section as shown (author and date lines in), and the
+    # Dragnet comment counts of evaluate and score.py are those of the section, not of the comments
+    ours, theirs, *_ = both_reports
+    shown = {f: p for f, p in predictions.items() if f.startswith("dragnet/") and p.get("comments")}
+    assert shown and all(p["comment_section"] for p in shown.values())
+    assert any(
+        len(scoring.tokenize(p["comment_section"])) > len(scoring.tokenize(" ".join(p["comments"])))
+        for p in shown.values()
+    )
+    truths = {
+        f"dragnet/{site}/{t['file']}": t
+        for site in SUB_CORPUS["dragnet"]
+        for t in map(
+            json.loads, (corpus_root / "dragnet" / site / "truth.jsonl").read_text(encoding="utf-8").splitlines()
+        )
+    }
+    section_pred = sum(ref.score_page(truths[f], p, False)["com_pred"] for f, p in predictions.items() if f in truths)
+    for report in (ours, theirs):
+        assert sum(s["com_pred"] for s in report["sites"] if s["source"] == "dragnet") == section_pred
+    comments_only = {f: {**p, "comment_section": None} for f, p in predictions.items() if f in truths}
+    words_only = sum(ref.score_page(truths[f], p, False)["com_pred"] for f, p in comments_only.items())
+    assert words_only < section_pred
 
 
 def test_a_printed_day_matches_an_instant_on_that_day_in_some_zone() -> None:
