@@ -142,7 +142,7 @@ def reextract(
     if since:
         fetched = store.page_counts(since)
         names = [n for n in names if n in fetched]
-    known = {name: store.known_comment_identifiers(name) for name in names}
+    known = store.known_comment_identifiers_by_site(names)
     for name in names:
         reextract_site(store, cfg, name, report, known=known[name], since=since)
         report.sites += 1
