@@ -23,8 +23,10 @@ pages/s of each, and 3 / 2 (target <= 1.5), 3 / 1, 4 / 2.
    a smaller one; the output says its size) written into 4 files (Dask distributes by file, then
    by site). Both clusters are started, and their workers' imports done, before any clock starts:
    that start-up is printed apart. The runs alternate 1, 2, 1, 2 ... workers --repeat times, each
-   with the load average beside it, and the fastest run of each counts (other load on a shared
-   machine only ever slows a run down). Target: 2 workers >= 1.7 x one.
+   with the CPU seconds of the workers and of this process (scheduler, driver), the cores that
+   makes, and the load average beside it (2 workers using well under 2 cores: the machine did not
+   give them, or they waited); the fastest run of each counts (other load on a shared machine only
+   ever slows a run down). Target: 2 workers >= 1.7 x one.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import lxml.html
 from warcio.statusandheaders import StatusAndHeaders
@@ -153,6 +156,16 @@ def _warm() -> None:
     import jobs.warcimport_dask  # noqa: F401
 
 
+def _cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _cluster_cpu(client: Any) -> float:
+    """CPU seconds so far of the cluster's workers and of this process (its scheduler and the driver)."""
+    return sum(client.run(_cpu_seconds).values()) + _cpu_seconds()
+
+
 def dask_walls(archives: list[Path], folder: Path, counts: list[int], repeat: int) -> dict[int, float]:
     """The fastest wall time of the Dask import per worker count, the runs alternating between counts."""
     from contextlib import ExitStack
@@ -173,10 +186,16 @@ def dask_walls(archives: list[Path], folder: Path, counts: list[int], repeat: in
         for run in range(repeat):
             for n in counts:
                 with open_store(folder / f"dask-{n}-{run}.db") as store:
+                    cpu = _cluster_cpu(clients[n])
                     started = time.monotonic()
                     import_on_dask(store, clients[n], [str(a) for a in archives], batch_size=BATCH)
                     walls[n].append(time.monotonic() - started)
-                print(f"  run {run + 1}, {n} worker(s): {walls[n][-1]:.1f} s (load average {os.getloadavg()[0]:.1f})")
+                    cpu = _cluster_cpu(clients[n]) - cpu
+                # Cores used below the workers' count: the machine did not give them (other load), or they waited.
+                print(
+                    f"  run {run + 1}, {n} worker(s): {walls[n][-1]:.1f} s, {cpu:.1f} CPU s (workers and this"
+                    f" process), {cpu / walls[n][-1]:.2f} cores used (load average {os.getloadavg()[0]:.1f})"
+                )
     return {n: min(times) for n, times in walls.items()}
 
 
