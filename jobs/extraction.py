@@ -112,9 +112,15 @@ def pages_of(store: StoreBackend, snaps: Sequence[dict[str, Any]]) -> list[Page]
 
 
 def extraction_row(
-    snap: dict[str, Any], ext: PageExtraction, method: str, batch: int | None, version: int | None
+    snap: dict[str, Any],
+    ext: PageExtraction,
+    method: str,
+    batch: int | None,
+    version: int | None,
+    comment_system: str | None = None,
 ) -> list[Any]:
-    """An `extractions` row (values in column order) for one snapshot's extraction."""
+    """An `extractions` row (values in column order) for one snapshot's extraction (`comment_system`:
+    comment_system_of(snap) when found already)."""
     comments = comment_dicts(ext.comment_records, ext.comments) if ext.error is None else []
     match = round(ext.template_match, 4) if ext.template_match is not None else None
     return [
@@ -134,7 +140,7 @@ def extraction_row(
         ext.method,
         ext.confidence,
         ext.encoding_source,
-        comment_system_of(snap),
+        comment_system or comment_system_of(snap),
     ]
 
 
@@ -222,6 +228,8 @@ def run_batch(cfg: JobConfig, batch_id: int) -> JobReport:
     results, learned = extract_and_learn(pages, known_comment_ids=known)
     profile = inherit_layout(learned, previous[1] if previous else None)
     fill_records(pages, results, profile)
+    # Found before the write transaction (each page parsed again): other workers write meanwhile.
+    systems = [comment_system_of(s) for s in snaps]
     with store.transaction():
         store.lock_sites([report.site])  # the check below and the writes are one step for the site
         if (store.batch(batch_id) or {}).get("state") != "full":
@@ -229,7 +237,10 @@ def run_batch(cfg: JobConfig, batch_id: int) -> JobReport:
         version = save_profile(
             store, report.site, profile, source="batch", batch=batch_id, snapshots=[s["id"] for s in snaps]
         )
-        rows = [extraction_row(s, r, "batch", batch_id, version) for s, r in zip(snaps, results, strict=True)]
+        rows = [
+            extraction_row(s, r, "batch", batch_id, version, system)
+            for s, r, system in zip(snaps, results, systems, strict=True)
+        ]
         write_extractions(store, rows)
         store.finish_batch(batch_id, version, time.time())
     report.pages, report.profile_version = len(snaps), version

@@ -76,6 +76,7 @@ def reextract_site(
     recent = store.snapshots_since(site, since) if since else None
     profiles = _relearn_profiles(store, site, known)
     report.profiles += len(profiles)
+    touched: dict[str, None] = {}  # articles whose extractions were written, in order
     for batch in store.done_batches(site):
         members = store.batch_snapshots(batch["id"])
         if recent is not None and recent.isdisjoint(members):
@@ -90,7 +91,8 @@ def reextract_site(
             for s, r in zip(snaps, results, strict=True)
         ]
         with store.transaction():
-            extraction.write_extractions(store, rows, force=True)
+            store.write_extractions(rows, force=True, derive=False)
+        touched.update(dict.fromkeys(row[1] for row in rows))
         report.batches += 1
         report.pages += len(rows)
     others = [
@@ -107,8 +109,15 @@ def reextract_site(
             for s, page in zip(snaps, extraction.pages_of(store, snaps), strict=True)
         ]
         with store.transaction():
-            extraction.write_extractions(store, rows, force=True)
+            store.write_extractions(rows, force=True, derive=False)
+        touched.update(dict.fromkeys(row[1] for row in rows))
         report.pages += len(rows)
+    # Each article's post and comments derived once, from all its new extractions (a first fetch and
+    # its re-fetches are written apart): half the work under the store's write lock, which parallel
+    # workers share on SQLite. A run killed before this is redone by its resumption (the site is not done).
+    articles = list(touched)
+    for start in range(0, len(articles), _CHUNK):
+        store.refresh_articles(articles[start : start + _CHUNK])
     # What a killed crawl left undone, as the next crawl would do it.
     for batch_id in store.full_batches(site):
         report.pages += extraction.run_batch(cfg, batch_id).pages
@@ -142,7 +151,7 @@ def reextract(
     if since:
         fetched = store.page_counts(since)
         names = [n for n in names if n in fetched]
-    known = {name: store.known_comment_identifiers(name) for name in names}
+    known = store.known_comment_identifiers_by_site(names)
     for name in names:
         reextract_site(store, cfg, name, report, known=known[name], since=since)
         report.sites += 1

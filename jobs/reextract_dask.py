@@ -197,10 +197,8 @@ def reextract_on_dask(
     report = ReextractReport()
     # Largest sites first: a worker left with the one big site at the end is idle time for the others.
     todo = sorted(plan.todo, key=lambda s: (-counts[s], s))
-    tasks = [
-        SiteTask(store.location, name, scope, batch_size, started, store.known_comment_identifiers(name), since)
-        for name in todo
-    ]
+    known = store.known_comment_identifiers_by_site(todo)  # one read of the profiles, not one per site
+    tasks = [SiteTask(store.location, name, scope, batch_size, started, known[name], since) for name in todo]
     futures = {
         client.submit(run_site, task, pure=False, priority=len(tasks) - i, retries=0): task.site
         for i, task in enumerate(tasks)

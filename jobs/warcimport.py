@@ -36,6 +36,7 @@ from crawler.templatelinks import HOME
 from extractor.archives.feedlinks import FeedEntryLink
 from extractor.archives.warc import (
     ArchiveIndex,
+    Capture,
     CaptureReader,
     PageCapture,
     ReadTally,
@@ -46,7 +47,7 @@ from jobs import extraction
 from jobs.reextract import prepare
 from store import StoreBackend
 from store.clock import to_iso
-from store.pages import PageRecord
+from store.pages import PageRecord, gzip_body
 from store.urls import normalize_url
 from store.warcimports import ArchivedArticle
 
@@ -258,13 +259,56 @@ def store_file(store: StoreBackend, plan: ImportPlan, archive: ArchiveFile) -> I
     with CaptureReader() as reader:
         _store_pages(store, reader, pages, now)
         _store_template_pages(store, reader, plan.template_pages.get(archive.path, []))
-        _store_feeds_and_record(store, reader, plan, archive, now)
+        with store.transaction():  # the feeds and the file's record: one step
+            _store_feeds(store, reader, feeds, now)
+            record_file(store, plan, archive, now)
     return ImportReport(files=1, pages=len(pages), comment_feeds=len(feeds))
+
+
+def site_plans(plan: ImportPlan) -> dict[str, ImportPlan]:
+    """The plan split by site, each part with every file (a site's pages may sit in many files): what
+    one site's task stores (store_site). Files keep their order, and pages theirs within a file."""
+    parts: dict[str, ImportPlan] = {}
+
+    def part(site: str) -> ImportPlan:
+        if site not in parts:
+            parts[site] = ImportPlan(files=plan.files, sites=[site])
+        return parts[site]
+
+    for path, pages in plan.pages.items():
+        for page in pages:
+            part(page.article.site).pages.setdefault(path, []).append(page)
+    for path, templates in plan.template_pages.items():
+        for template in templates:
+            part(template.site).template_pages.setdefault(path, []).append(template)
+    for path, feeds in plan.comment_feeds.items():
+        for feed in feeds:
+            part(feed.article.site).comment_feeds.setdefault(path, []).append(feed)
+    return parts
+
+
+def store_site(store: StoreBackend, plan: ImportPlan) -> ImportReport:
+    """Pass 2 for one site's part of the plan (site_plans), file by file as store_file stores them, so
+    that the site's rows come in the single-process import's order; files are not recorded here
+    (record_file, once every site is stored). Running it again stores nothing twice."""
+    report = ImportReport(sites=1)
+    now = time.time()
+    with CaptureReader() as reader:
+        for archive in plan.files:
+            pages = plan.pages.get(archive.path, [])
+            feeds = plan.comment_feeds.get(archive.path, [])
+            _store_pages(store, reader, pages, now)
+            _store_template_pages(store, reader, plan.template_pages.get(archive.path, []))
+            if feeds:
+                _store_feeds(store, reader, feeds, now)
+            report.pages += len(pages)
+            report.comment_feeds += len(feeds)
+    return report
 
 
 def _store_template_pages(store: StoreBackend, reader: CaptureReader, pages: list[ArchivedTemplatePage]) -> None:
     for page in pages:
-        capture = reader.read(page.ref, page.url, page.captured_at)
+        capture = reader.read(page.ref, page.url, page.captured_at)  # read before the write lock is taken
         with store.transaction():
             store.add_archived_site(page.site, time.time())  # its articles may be in a later file
             store.save_template_page(
@@ -280,49 +324,50 @@ def _store_template_pages(store: StoreBackend, reader: CaptureReader, pages: lis
 
 def _store_pages(store: StoreBackend, reader: CaptureReader, pages: list[ArchivedPage], now: float) -> None:
     for start in range(0, len(pages), _WRITE_CHUNK):
+        chunk = pages[start : start + _WRITE_CHUNK]
+        # Read and compressed before the write lock is taken: other workers write meanwhile.
+        records = [_page_record(page, reader.read(page.ref, page.url, page.captured_at)) for page in chunk]
         with store.transaction():
-            for page in pages[start : start + _WRITE_CHUNK]:
-                capture = reader.read(page.ref, page.url, page.captured_at)
+            for page, (record, gzipped) in zip(chunk, records, strict=True):
                 store.add_archived_article(page.article, now)
-                store.save_page(
-                    PageRecord(
-                        site=page.article.site,
-                        kind=page.kind,
-                        url=capture.url,
-                        request_url=capture.url,
-                        status=capture.status,
-                        headers=capture.headers,
-                        body=capture.body,
-                        fetched_at=page.captured_at,
-                        article_url=page.article.url,
-                    ),
-                    offsets=(),
-                )
+                store.save_page(record, offsets=(), gzipped=gzipped)
 
 
-def _store_feeds_and_record(
-    store: StoreBackend, reader: CaptureReader, plan: ImportPlan, archive: ArchiveFile, now: float
-) -> None:
-    pages = plan.pages.get(archive.path, [])
+def _page_record(page: ArchivedPage, capture: Capture) -> tuple[PageRecord, bytes]:
+    """The snapshot of a captured page, and its body compressed as the store keeps it."""
+    record = PageRecord(
+        site=page.article.site,
+        kind=page.kind,
+        url=capture.url,
+        request_url=capture.url,
+        status=capture.status,
+        headers=capture.headers,
+        body=capture.body,
+        fetched_at=page.captured_at,
+        article_url=page.article.url,
+    )
+    return record, gzip_body(capture.body)
+
+
+def _store_feeds(store: StoreBackend, reader: CaptureReader, feeds: list[ArchivedCommentFeed], now: float) -> None:
     with store.transaction():
-        for feed in plan.comment_feeds.get(archive.path, []):
+        for feed in feeds:
             capture = reader.read(feed.ref, feed.url, feed.captured_at)
             store.add_archived_article(feed.article, now)
             flat = {k.lower(): v[0] for k, v in capture.headers.items() if v}
             item = _FeedItem(feed.article.site, feed.article.url, capture.url, capture.body, flat, feed.captured_at)
             store.save_comment_feed(item)
-        tally = plan.tallies.get(archive.path, ReadTally())
-        if not tally.records:
-            return  # nothing readable: not recorded, so that the file is read again when given again
-        counts = {"records": tally.records, "pages": len(pages), "feeds": tally.feeds}
-        store.record_import(
-            sha256=archive.sha256,
-            path=archive.path,
-            size=archive.size,
-            counts=counts,
-            skipped=tally.skipped,
-            now=now,
-        )
+
+
+def record_file(store: StoreBackend, plan: ImportPlan, archive: ArchiveFile, now: float) -> None:
+    """The file recorded as imported (once everything of it is stored): a later import skips it."""
+    tally = plan.tallies.get(archive.path, ReadTally())
+    if not tally.records:
+        return  # nothing readable: not recorded, so that the file is read again when given again
+    counts = {"records": tally.records, "pages": len(plan.pages.get(archive.path, [])), "feeds": tally.feeds}
+    store.record_import(
+        sha256=archive.sha256, path=archive.path, size=archive.size, counts=counts, skipped=tally.skipped, now=now
+    )
 
 
 def prepare_extraction(store: StoreBackend, cfg: extraction.JobConfig) -> None:

@@ -7,13 +7,15 @@ with dask_client("local:2") as client:
 1. One task per file reads it (pass 1, extractor.archives.warc.ArchiveIndex): what comes back to this
    process is the index, a few fields per record, never a body.
 2. Here, from all the indexes: sites and articles (a site's pages may sit in many files).
-3. One task per file stores its pages (bodies read on the worker), each after the one before
-   (a task takes the previous one's result as argument), so snapshot ids come in the same order
-   as in a single-process import: the same store, row for row.
-4. One task per site, largest first, extracts its pages from the store (jobs.warcimport.
+3. One task per site, largest first, stores its pages (bodies read from every file that holds
+   them, on the worker, one chunk at a time), in the single-process import's order within the
+   site, the sites in parallel: snapshot ids differ from a single-process import's only in how the
+   sites interleave, not in any post or comment. The files are recorded once every site is stored.
+4. Here: comment feeds parsed and first fetches batched (jobs.warcimport.prepare_extraction).
+5. One task per site, largest first, extracts its pages from the store (jobs.warcimport.
    extract_site) on a worker that opens the store itself: a site's pages are gathered by the
    store, by site key, on the cluster. Other sites' identifiers count as of the import's start,
-   so the rows are those of the single-process import.
+   so the posts and comments are those of the single-process import.
 
 The workers must reach the files (same paths) and the store (across machines: PostgreSQL).
 """
@@ -30,15 +32,16 @@ from typing import TYPE_CHECKING, Any
 from extractor.archives.warc import ArchiveIndex
 from jobs import extraction
 from jobs.warcimport import (
-    ArchiveFile,
     ImportPlan,
     ImportReport,
     archive_files,
     extract_site,
     finish_plan,
     prepare_extraction,
+    record_file,
+    site_plans,
     sites_to_extract,
-    store_file,
+    store_site,
 )
 from store import StoreBackend, open_store
 from store.clock import to_iso
@@ -65,21 +68,10 @@ def index_file(path: str) -> ArchiveIndex:
     return index
 
 
-def _file_plan(plan: ImportPlan, archive: ArchiveFile) -> ImportPlan:
-    """The part of the plan one file's task needs."""
-    return ImportPlan(
-        files=[archive],
-        pages={archive.path: plan.pages.get(archive.path, [])},
-        comment_feeds={archive.path: plan.comment_feeds.get(archive.path, [])},
-        template_pages={archive.path: plan.template_pages.get(archive.path, [])},
-        tallies={archive.path: plan.tallies[archive.path]},
-    )
-
-
-def store_file_task(location: str, plan: ImportPlan, archive: ArchiveFile, _after: object = None) -> ImportReport:
-    """Task: pass 2 for one file (`_after`: the previous file's result, which orders the tasks)."""
+def store_site_task(location: str, plan: ImportPlan) -> ImportReport:
+    """Task: pass 2 for one site's part of the plan."""
     with open_store(location, create=False) as store:
-        return store_file(store, plan, archive)
+        return store_site(store, plan)
 
 
 @dataclass(frozen=True)
@@ -98,6 +90,12 @@ def extract_site_task(task: SiteTask) -> int:
             return extract_site(store, cfg, task.site)
     finally:
         extraction.close_stores()
+
+
+def _largest_first(parts: dict[str, ImportPlan]) -> list[str]:
+    """Sites by pages, most first: no worker is left with a big site while the others idle."""
+    sizes = {site: sum(len(pages) for pages in part.pages.values()) for site, part in parts.items()}
+    return sorted(parts, key=lambda site: (-sizes[site], site))
 
 
 def import_on_dask(
@@ -127,18 +125,20 @@ def import_on_dask(
     tally = plan.tally
     say(f"read {tally.records} records: {tally.pages} pages, {tally.feeds} feeds of {len(plan.sites)} sites")
     report = ImportReport(files=len(files), sites=len(plan.sites))
-    previous: Future | None = None
-    storing: list[Future] = []
-    for archive in files:
-        previous = client.submit(
-            store_file_task, store.location, _file_plan(plan, archive), archive, previous, pure=False
-        )
-        storing.append(previous)
-    for number, (future, archive) in enumerate(zip(storing, files, strict=True), 1):
-        stored: ImportReport = _result(future, f"storing {archive.path}")
+    parts = site_plans(plan)
+    storing = {
+        client.submit(store_site_task, store.location, parts[site], pure=False, priority=len(parts) - i): site
+        for i, site in enumerate(_largest_first(parts))
+    }
+    for number, future in enumerate(as_completed(storing), 1):
+        stored: ImportReport = _result(future, f"storing site {storing[future]}")
         report.pages += stored.pages
         report.comment_feeds += stored.comment_feeds
-        say(f"stored {number}/{len(files)} files: {report.pages} pages")
+        say(f"stored {number}/{len(parts)} sites: {report.pages} pages")
+    now = time.time()
+    with store.transaction():  # every site stored: the files are imported
+        for archive in files:
+            record_file(store, plan, archive, now)
     prepare_extraction(store, cfg)
     sizes = Counter(page.article.site for pages in plan.pages.values() for page in pages)
     sites = sorted(sites_to_extract(store, plan), key=lambda s: (-sizes[s], s))

@@ -50,13 +50,22 @@ class ExtractionState(StoreBase):
         with self.transaction() as db:
             derive_article(db, article)
 
-    def write_extractions(self, rows: Sequence[Sequence[Any]], force: bool = False) -> None:
-        """Upsert extraction rows and re-derive their articles' posts and comments (inside a transaction)."""
+    def write_extractions(self, rows: Sequence[Sequence[Any]], force: bool = False, *, derive: bool = True) -> None:
+        """Upsert extraction rows and re-derive their articles' posts and comments (inside a transaction).
+        `derive=False`: the caller derives them later (refresh_articles), once for all its writes."""
         sql = _UPSERT if force else _UPSERT + _ONLY_BETTER
         for row in rows:
             self.db.execute(sql, list(row))
-        for article in dict.fromkeys(row[1] for row in rows):
-            derive_article(self.db, article)
+        if derive:
+            for article in dict.fromkeys(row[1] for row in rows):
+                derive_article(self.db, article)
+
+    def refresh_articles(self, articles: Sequence[str]) -> None:
+        """refresh_article of each, in one transaction (a derivation is a function of the article's
+        stored extractions and reads: deriving once after many writes gives the rows of each write's)."""
+        with self.transaction() as db:
+            for article in articles:
+                derive_article(db, article)
 
     def profile_extractions(self, site: str) -> list[tuple[int, int | None]]:
         """(snapshot, profile_version) of the site's profile extractions, by snapshot."""

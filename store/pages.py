@@ -58,10 +58,11 @@ class PageRecord:
 class PageState(StoreBase):
     """Fetched article pages (`snapshots`) and template pages (`template_pages`)."""
 
-    def save_page(self, page: PageRecord, offsets: Sequence[float]) -> int:
+    def save_page(self, page: PageRecord, offsets: Sequence[float], *, gzipped: bytes | None = None) -> int:
         """Commit a fetched page and advance its article's schedule atomically; returns the snapshot id.
 
-        Idempotent: the same (article, fetched_at) is stored once.
+        Idempotent: the same (article, fetched_at) is stored once. `gzipped`: gzip_body(page.body)
+        made already (an import compresses outside its write transaction, while other workers write).
         """
         stamp = to_iso(page.fetched_at)
         article = page.article_url
@@ -78,7 +79,7 @@ class PageState(StoreBase):
                     page.request_url or page.url,
                     page.status,
                     json.dumps(page.headers, ensure_ascii=False),
-                    gzip_body(page.body),
+                    gzipped if gzipped is not None else gzip_body(page.body),
                     len(page.body),
                     hashlib.sha256(page.body).hexdigest(),
                     stamp,

@@ -72,3 +72,33 @@ class ProfileBook(StoreBase):
             comments.update(set(data.get("comment_ids") or []))
             elsewhere.update(data.get("post_ids") or [], data.get("metadata_ids") or [])
         return frozenset(i for i, n in comments.items() if n >= min_sites and i not in elsewhere)
+
+    def known_comment_identifiers_by_site(
+        self, sites: list[str], min_sites: int = KNOWN_ID_SITES, before: str | None = None
+    ) -> dict[str, frozenset[str]]:
+        """known_comment_identifiers of each of `sites`, the profiles read and parsed once (a run's
+        driver needs every site's set before its tasks start: once per site was sites x profiles)."""
+        rows = self._rows(
+            "SELECT p.site, p.profile FROM profiles p JOIN (SELECT site, MAX(version) AS v FROM profiles"
+            " WHERE learned_at < ? GROUP BY site) m ON m.site = p.site AND m.v = p.version",
+            [before or "9999"],
+        )
+        comments: Counter[str] = Counter()
+        elsewhere: Counter[str] = Counter()
+        own: dict[str, tuple[set[str], set[str]]] = {}
+        for row in rows:
+            data = json.loads(row["profile"])
+            held = set(data.get("comment_ids") or [])
+            other = {*(data.get("post_ids") or []), *(data.get("metadata_ids") or [])}
+            own[row["site"]] = (held, other)
+            comments.update(held)
+            elsewhere.update(other)
+        # Only these can reach min_sites with one site left out.
+        candidates = [i for i, n in comments.items() if n >= min_sites and i != "_default"]
+        known: dict[str, frozenset[str]] = {}
+        for site in sites:
+            held, other = own.get(site, (set(), set()))
+            known[site] = frozenset(
+                i for i in candidates if comments[i] - (i in held) >= min_sites and elsewhere[i] - (i in other) <= 0
+            )
+        return known

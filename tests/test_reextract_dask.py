@@ -234,3 +234,45 @@ def test_a_local_cluster_closing_its_workers_logs_no_heartbeat_traceback() -> No
     # ERROR with a traceback after a successful job.
     with dask_client("local:1") as client:
         assert list(client.run(_heartbeat_record).values()) == [True]
+
+
+def test_every_sites_known_identifiers_in_one_read_are_each_sites_own(fresh_db: str) -> None:
+    """The driver's one read of the profiles (known_comment_identifiers_by_site) gives each site
+    what known_comment_identifiers gives it: its own profile left out, the newest version learned
+    before `before` counted, an identifier that held a post elsewhere never known."""
+    held = {  # site -> versions' (comment ids, post ids), learned an hour apart
+        "a": [(["#old"], []), (["#comments", ".thread"], [])],
+        "b": [(["#comments", ".thread", "#respond"], [])],
+        "c": [(["#comments", "#respond"], [".thread"])],
+        "d": [(["#respond"], [])],
+    }
+    with open_store(fresh_db) as store:
+        store.sync_feeds([(f"http://{site}.test/feed/", site) for site in held], START)
+        with store.transaction():
+            for site, versions in held.items():
+                for version, (comments, posts) in enumerate(versions, 1):
+                    profile = {"comment_ids": comments, "post_ids": posts, "metadata_ids": []}
+                    store.add_profile(
+                        {
+                            "site": site,
+                            "version": version,
+                            "source": "batch",
+                            "batch": None,
+                            "snapshots": "[]",
+                            "pages": 10,
+                            "learned_at": to_iso(START + 3600 * version),
+                            "profile": json.dumps(profile),
+                            "warnings": "[]",
+                        }
+                    )
+        sites = [*held, "new"]
+        for before in (None, to_iso(START + 3600 * 1.5)):
+            for min_sites in (1, 2, 3):
+                together = store.known_comment_identifiers_by_site(sites, min_sites=min_sites, before=before)
+                alone = {s: store.known_comment_identifiers(s, min_sites=min_sites, before=before) for s in sites}
+                assert together == alone, (before, min_sites)
+        together = store.known_comment_identifiers_by_site(sites)
+        three = store.known_comment_identifiers_by_site(sites, min_sites=3)
+    assert together["new"] == {"#comments", "#respond"}  # .thread held c's post; a's #old is superseded
+    assert three["new"] == {"#comments", "#respond"}  # each on three sites
+    assert three["d"] == {"#comments"}  # d's own #respond is left out: two other sites
