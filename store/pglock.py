@@ -10,9 +10,9 @@ holder's host and pid, so a refused crawl can say who holds it, and `store.runs`
 run from a crashed one.
 
 A server restart ends that session too, and the lock with it, while the crawl's store reconnects
-and writes on. So every new store connection of a process holding the lock first confirms it
-(`confirm_run_lock`, the PostgreSQL store's reconnect guard): its session is still there, or a new
-one takes the lock again; when another run took it meanwhile (a `reextract` started during the
+and writes on. So before the first write on each new store connection a process holding the lock
+confirms it (`confirm_run_lock`, the PostgreSQL store's reconnect guard): its session is still
+there, or a new one takes the lock again; when another run took it meanwhile (a `reextract` started during the
 restart) the store raises RunLockLost and the crawl stops writing. A crawl's extraction processes
 follow the crawl's lock (`follow_crawl_lock`): they write only while that crawl holds it.
 """
@@ -128,9 +128,7 @@ class PgRunLock:
             self._conn = None
             conn, taken = retry_lost_connection(self._take)
             if not taken:
-                self._lost = (
-                    f"the crawl lock was lost with the connection to the server and {self.holder()} holds it now"
-                )
+                self._lost = lost_to(self.holder())
                 raise RunLockLost(self._lost)
             self._conn = conn
 
@@ -183,9 +181,9 @@ def follow_crawl_lock(crawl_pid: int) -> None:
 
 
 def confirm_run_lock(url: str) -> None:
-    """Before a new connection to the store at `url` is used: the crawl lock this process holds (or
-    the crawl it writes for holds) is still held; RunLockLost when another run took it meanwhile.
-    Nothing to confirm in a process that holds no crawl lock (a query, reextract's own lock).
+    """Before the first write on a new connection to the store at `url`: the lock this process holds
+    (a crawl's, reextract's or copy's), or the crawl it writes for holds, is still held; RunLockLost
+    when another run took it meanwhile. Nothing to confirm in a process that holds none (a query).
 
     A followed crawl that has not taken its lock again yet (it reconnects too) is waited for, with
     back-off, as long as a lost connection is retried."""

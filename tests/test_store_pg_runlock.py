@@ -10,7 +10,7 @@ import psycopg
 import pytest
 
 from farm.postgres import PostgresServer
-from store import open_store
+from store import open_store, pglock
 from store.base import StoreBackend
 from store.pglock import HOLDERS_SQL, RUN_LOCK_KEY, PgRunLock, RunLockLost, holder_name
 from store.pgsql import to_postgres
@@ -68,3 +68,27 @@ def test_a_crawl_whose_lock_another_run_took_during_a_restart_writes_nothing(
             with pytest.raises(RunLockLost), store.transaction() as db:
                 db.execute("DELETE FROM feeds")
             assert [r[0] for r in other.execute("SELECT site FROM feeds").fetchall()] == ["a"]
+
+
+def test_an_extraction_process_writes_only_while_its_crawl_holds_the_lock(
+    pg_server: PostgresServer, store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An extraction process follows its crawl's lock (the crawl: here a session named as crawl pid 4242's)."""
+    monkeypatch.setattr(pglock, "_FOLLOWED", [])
+    pglock.follow_crawl_lock(4242)
+    take = "SELECT pg_try_advisory_lock_shared(%s)"
+    with psycopg.connect(store_url, autocommit=True, application_name=holder_name(4242)) as crawl:
+        assert crawl.execute(take, [RUN_LOCK_KEY]).fetchone() == (True,)
+        with open_store(store_url) as store:
+            _sync(store, "a")
+            pg_server.restart()  # the crawl's session ends; a reextract takes the lock before the crawl is back
+            with psycopg.connect(store_url, autocommit=True, application_name="blog-harvester reextract pid 8") as rx:
+                assert rx.execute("SELECT pg_try_advisory_lock(%s)", [RUN_LOCK_KEY]).fetchone() == (True,)
+                with pytest.raises(RunLockLost, match="blog-harvester reextract pid 8 holds it now"):
+                    _sync(store, "b")
+            # The reextract is done and the crawl took its lock again: the process writes again.
+            with psycopg.connect(store_url, autocommit=True, application_name=holder_name(4242)) as back:
+                assert back.execute(take, [RUN_LOCK_KEY]).fetchone() == (True,)
+                _sync(store, "c")
+    with psycopg.connect(store_url, autocommit=True) as conn:
+        assert [r[0] for r in conn.execute("SELECT site FROM feeds ORDER BY site").fetchall()] == ["a", "c"]
