@@ -15,13 +15,14 @@ is learned only when it is full, so the first minutes are mostly fetching, and o
 a window there against one in the extraction that follows measures that change, not the stop.
 `--control` runs the same windows without stopping anyone: the drop the run's own course gives.
 
-After `--warmup` + `--stop` seconds the first worker is stopped with its extraction processes
+Then, after `--stop` seconds, the first worker is stopped with its extraction processes
 (SIGSTOP to the process tree, as a VM pause or a suspended job stops them all), preferably inside a
 write transaction, the worst case: it is stopped, and if none of its sessions (found by their
-client ports among its processes' sockets) is left idle inside a transaction it is resumed and
-stopped again a moment later, up to `--tries` times. It stays stopped `--stop` seconds.
-Compared: the article pages the other workers fetched per second in the `--stop` seconds before
-the stop and in the `--stop` seconds it was stopped (same window length). While it is stopped
+client ports among its processes' sockets) is left idle inside a transaction that wrote rows or
+holds a site's lock, it is resumed and stopped again a moment later, up to `--tries` times. It
+stays stopped `--stop` seconds. Compared: the article pages the other workers fetched per second
+in the `--stop` seconds before the stop and in the `--stop` seconds it was stopped (same window
+length). While it is stopped
 the store's sessions are sampled twice a second: their wait events, and sessions waiting on a
 lock (pg_blocking_pids) held by the stopped worker's sessions, with the wait event and the
 statement that waits: a stopped worker must hold nothing another one needs.
@@ -190,8 +191,17 @@ def victim_sessions(url: str, pids: Iterable[int]) -> dict[int, str]:
     return {int(str(pid)): str(state) for pid, port, state in found if port in ports}
 
 
-def inside_transaction(sessions: dict[int, str]) -> list[int]:
-    return [pid for pid, state in sessions.items() if state.startswith("idle in transaction")]
+def inside_write(url: str, sessions: dict[int, str]) -> list[int]:
+    """The sessions idle inside a transaction that wrote (it has a transaction id) or holds a site's lock."""
+    idle = [pid for pid, state in sessions.items() if state.startswith("idle in transaction")]
+    if not idle:
+        return []
+    found = crawl_workers.query_rows(
+        url,
+        "SELECT DISTINCT pid FROM pg_locks WHERE granted AND (locktype = 'transactionid'"
+        f" OR (locktype = 'advisory' AND classid = {SITE_LOCK_CLASS})) AND pid IN ({', '.join(map(str, idle))})",
+    )
+    return sorted(int(str(r[0])) for r in found)
 
 
 def held_locks(url: str, sessions: list[int]) -> list[str]:
@@ -230,7 +240,7 @@ def stop_victim(
         signal_tree(pids, signal.SIGSTOP)
         time.sleep(SETTLE_S)
         sessions = victim_sessions(url, pids)
-        if inside_transaction(sessions) or attempt == tries:
+        if inside_write(url, sessions) or attempt == tries:
             return pids, sessions, attempt
         signal_tree(pids, signal.SIGCONT)
         timeline.read()
@@ -314,13 +324,14 @@ class Measured:
     stopped: list[int]  # pids of the stopped worker's processes (none in a control run)
     sessions: dict[int, str]  # their store sessions and states when stopped
     locks: list[str]  # what those sessions held
-    stops: int  # stops made to catch the worker inside a transaction
+    stops: int  # stops made to catch the worker inside a write transaction
+    writing: int  # its sessions stopped inside a write transaction
     ran_out: list[int]  # running workers that finished before the second window ended
     stored_twice: int
 
     @property
     def inside(self) -> bool:
-        return bool(inside_transaction(self.sessions))
+        return self.writing > 0
 
     @property
     def drop(self) -> float:
@@ -374,6 +385,7 @@ def measure(args: argparse.Namespace, farm: BlogFarm, blogs: list[FarmSite], url
             during = Window("while stopped", time.time() - SETTLE_S, 0.0)
         before = Window("before the stop", during.start - args.stop, during.start)
         locks = held_locks(url, list(sessions))
+        writing = len(inside_write(url, sessions))
         timeline.read()
         while time.time() < during.start + args.stop:
             sample_stop(url, list(sessions), samples)
@@ -387,7 +399,7 @@ def measure(args: argparse.Namespace, farm: BlogFarm, blogs: list[FarmSite], url
         window.pages = article_fetches(farm, blogs, agents, window)
         timeline.fill(window)
     stored_twice = crawl_workers.store_count(url, "SELECT COUNT(*) - COUNT(DISTINCT article) FROM snapshots")
-    return Measured(before, during, samples, stopped, sessions, locks, stops, ran_out, stored_twice)
+    return Measured(before, during, samples, stopped, sessions, locks, stops, writing, ran_out, stored_twice)
 
 
 def report(args: argparse.Namespace, m: Measured) -> int:

@@ -31,5 +31,6 @@ def test_a_stopped_worker_holds_up_none_of_the_other_three() -> None:
     assert before > 0 and during > 0, last  # the others fetched in both windows
     assert abs(drop - 100 * (1 - during / before)) < 0.1, last
     assert out.returncode == (1 if drop >= 25 else 0), text
-    # What the stopped worker held open: its write transaction's locks, named.
-    assert "its stopped sessions hold:" in out.stdout and "an open write transaction" in out.stdout, text
+    # What the stopped worker held open, named: its transaction's written rows or a site's lock.
+    held = next(line for line in out.stdout.splitlines() if "its stopped sessions hold:" in line)
+    assert "an open write transaction" in held or "a site's transaction lock" in held, text
