@@ -122,10 +122,10 @@ class Run:
         )
 
 
-def _count(url: str, sql: str) -> int:
+def store_count(url: str, sql: str) -> int:
     """One number from the store (0 before the first worker has created the tables)."""
     try:
-        rows = _rows(url, sql)
+        rows = query_rows(url, sql)
     except (psycopg.errors.UndefinedTable, sqlite3.OperationalError):
         return 0
     return int(str(rows[0][0] or 0)) if rows else 0
@@ -147,13 +147,10 @@ def crawl(
     url = pg.new_database() if pg else str(log_dir / f"{label.replace(' ', '-').replace(',', '')}.db")
     farm.clear_log()
     published = [a for blog in blogs for a in blog.articles if a.published <= farm.clock.now()]
-    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    settings = {**SETTINGS, "BLOGS_DB": url}
-    cmd = [sys.executable, "-m", "scrapy", "crawl", "blogs", "-a", f"feeds={feeds}"]
-    for key, value in settings.items():
-        cmd += ["-s", f"{key}={value}"]
+    env = worker_env()
+    cmd = worker_command(feeds, url)
     started = time.monotonic()
-    busy_before = _machine_busy()
+    busy_before = machine_busy()
     procs = []
     for i in range(workers):
         log = open(log_dir / f"{label}-{i}.log", "wb")  # noqa: SIM115 -- the child writes it
@@ -161,15 +158,15 @@ def crawl(
         log.close()
     killed = kill_at is None
     cpu = 0.0
-    pg_before, farm_before = _tree_cpu(pg.process.pid if pg and pg.process else 0), _own_cpu()
+    pg_before, farm_before = tree_cpu(pg.process.pid if pg and pg.process else 0), _own_cpu()
     waits: Counter[str] = Counter()
     pending = {p.pid: p for p in procs}
     while pending:
-        if not killed and _count(url, "SELECT COUNT(*) FROM snapshots") >= (kill_at or 0) * len(published):
+        if not killed and store_count(url, "SELECT COUNT(*) FROM snapshots") >= (kill_at or 0) * len(published):
             if procs[0].pid in pending:  # a worker that already finished cannot be killed
                 os.kill(procs[0].pid, signal.SIGKILL)
             killed = True
-        waits.update(_wait_events(url))
+        waits.update(wait_events(url))
         for pid in list(pending):
             done, _status, usage = os.wait4(pid, os.WNOHANG)
             if done:
@@ -177,26 +174,26 @@ def crawl(
                 del pending[pid]
         time.sleep(0.2)
     next_run = 0
-    left = len(published) - _count(url, "SELECT COUNT(DISTINCT article) FROM snapshots")
+    left = len(published) - store_count(url, "SELECT COUNT(DISTINCT article) FROM snapshots")
     if kill_at is not None and left:
         # The others had finished their own sites before the dead worker's were free: as with
         # cron, the next run takes them over (its leases are free at once: its process is gone).
         log = open(log_dir / f"{label}-next.log", "wb")  # noqa: SIM115 -- the child writes it
         follow = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log, env=env, check=False)
         log.close()
-        next_run = _count(url, "SELECT COUNT(DISTINCT article) FROM snapshots") - (len(published) - left)
+        next_run = store_count(url, "SELECT COUNT(DISTINCT article) FROM snapshots") - (len(published) - left)
         print(f"    the next run (exit {follow.returncode}) fetched the {next_run} pages left", flush=True)
     seconds = time.monotonic() - started
-    machine = (_machine_busy() - busy_before) / seconds if seconds else 0.0
-    cpu_pg = _tree_cpu(pg.process.pid if pg and pg.process else 0) - pg_before
+    machine = (machine_busy() - busy_before) / seconds if seconds else 0.0
+    cpu_pg = tree_cpu(pg.process.pid if pg and pg.process else 0) - pg_before
     cpu_farm = _own_cpu() - farm_before
     without_post = sorted(
         str(r[0])
-        for r in _rows(
+        for r in query_rows(
             url, "SELECT DISTINCT s.article FROM snapshots s LEFT JOIN posts p ON p.url = s.article WHERE p.url IS NULL"
         )
     )
-    articles = {r[0] for r in _rows(url, "SELECT DISTINCT article FROM snapshots")}
+    articles = {r[0] for r in query_rows(url, "SELECT DISTINCT article FROM snapshots")}
     fetches = Counter((r.site, r.path_only) for r in farm.requests)  # one pass over the farm's log
     twice = [a.url for a in published if fetches[farm.site_for(a.url).name, normalize_path(a.url)] > 1]
     for page in twice[:3]:  # what happened to them, for the reader of a failed check
@@ -211,8 +208,8 @@ def crawl(
         machine=machine,
         lost=sum(1 for a in published if a.url not in articles),
         fetched_twice=fetched_twice,
-        stored_twice=_count(url, "SELECT COUNT(*) - COUNT(DISTINCT article) FROM snapshots"),
-        not_terminal=_count(url, "SELECT COUNT(*) FROM articles WHERE state NOT IN ('active', 'done')"),
+        stored_twice=store_count(url, "SELECT COUNT(*) - COUNT(DISTINCT article) FROM snapshots"),
+        not_terminal=store_count(url, "SELECT COUNT(*) FROM articles WHERE state NOT IN ('active', 'done')"),
         posts_wrong=len(without_post),
         next_run=next_run,
         comments=comment_tally(_comment_rows(url), published, _served_at(farm, published)),
@@ -230,6 +227,34 @@ def _served_at(farm: BlogFarm, published: list[GeneratedArticle]) -> dict[str, f
     return served_at(((r.site, r.path_only, r.status, r.clock_time) for r in farm.requests), pages)
 
 
+def add_blogs(farm: BlogFarm, count: int, articles: int, crawl_delay: float) -> list[FarmSite]:
+    """`count` generated blogs of `articles` published articles each, every one on a loopback address of
+    its own (real blogs have hosts of their own, and crawlers keep politeness per host), asking for
+    a Crawl-delay in its robots.txt."""
+    now = farm.clock.now()
+    blogs = []
+    for i in range(count):
+        host = f"127.0.{1 + i // 250}.{2 + i % 250}"
+        start = now - (articles + 1) * 3600
+        blog = farm.add_generated_blog(f"w{i:03d}", articles=articles, start=start, seed=i, host=host)
+        farm.add_route(blog, "/robots.txt", f"User-agent: *\nCrawl-delay: {crawl_delay:g}\n", "text/plain")
+        blogs.append(blog)
+    return blogs
+
+
+def worker_command(feeds: Path, url: str, settings: dict[str, str] | None = None) -> list[str]:
+    """A crawler worker's `scrapy crawl blogs` on the store at `url` with the bench's settings (and `settings`)."""
+    cmd = [sys.executable, "-m", "scrapy", "crawl", "blogs", "-a", f"feeds={feeds}"]
+    for key, value in {**SETTINGS, "BLOGS_DB": url, **(settings or {})}.items():
+        cmd += ["-s", f"{key}={value}"]
+    return cmd
+
+
+def worker_env() -> dict[str, str]:
+    """The environment of a worker started from the project root (the project importable)."""
+    return {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+
 def _efficiency(run: Run, base: Run) -> float:
     """Pages per machine core-second against one worker's: 1.0 when the added cores were used as
     well as the first (what scaling can mean on a machine that is CPU-bound)."""
@@ -238,19 +263,19 @@ def _efficiency(run: Run, base: Run) -> float:
     return (run.rate / run.machine) / (base.rate / base.machine)
 
 
-def _machine_busy() -> float:
+def machine_busy() -> float:
     """Busy CPU seconds of the whole machine since boot (/proc/stat: all but idle and iowait)."""
     fields = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
     ticks = os.sysconf("SC_CLK_TCK")
     return (sum(fields) - fields[3] - fields[4]) / ticks
 
 
-def _wait_events(url: str) -> list[str]:
+def wait_events(url: str) -> list[str]:
     """What each of the store's busy sessions is doing now: its wait event, or CPU when it waits for nothing."""
     if not url.startswith("postgresql://"):
         return []  # an SQLite store has no sessions to ask
     try:
-        found = _rows(
+        found = query_rows(
             url,
             "SELECT COALESCE(wait_event_type || ':' || wait_event, 'CPU') FROM pg_stat_activity"
             " WHERE datname = current_database() AND state <> 'idle' AND pid <> pg_backend_pid()",
@@ -260,7 +285,7 @@ def _wait_events(url: str) -> list[str]:
     return [str(r[0]) for r in found]
 
 
-def _tree_cpu(pid: int) -> float:
+def tree_cpu(pid: int) -> float:
     """CPU seconds (user + system) of process `pid` and its living descendants (/proc)."""
     if not pid:  # no PostgreSQL server (an SQLite store)
         return 0.0
@@ -271,7 +296,7 @@ def _tree_cpu(pid: int) -> float:
         children = [int(c) for t in Path(f"/proc/{pid}/task").iterdir() for c in (t / "children").read_text().split()]
     except OSError:
         return total
-    return total + sum(_tree_cpu(c) for c in children)
+    return total + sum(tree_cpu(c) for c in children)
 
 
 def _own_cpu() -> float:
@@ -286,11 +311,12 @@ def _comment_rows(url: str) -> list[tuple[str, str | None, str | None, str]]:
         " LEFT JOIN extractions e ON e.snapshot = c.last_snapshot"
     )
     return [
-        (str(a), t if t is None else str(t), w if w is None else str(w), str(m or "")) for a, t, w, m in _rows(url, sql)
+        (str(a), t if t is None else str(t), w if w is None else str(w), str(m or ""))
+        for a, t, w, m in query_rows(url, sql)
     ]
 
 
-def _rows(url: str, sql: str) -> list[tuple[object, ...]]:
+def query_rows(url: str, sql: str) -> list[tuple[object, ...]]:
     """The rows of a query on the store: a PostgreSQL URL, or an SQLite file read only (never created)."""
     if not url.startswith("postgresql://"):
         lite = sqlite3.connect(f"file:{url}?mode=ro", uri=True)
@@ -346,16 +372,7 @@ def run_bench(
     runs: list[Run] = []
     server = PostgresServer() if store == "postgresql" else nullcontext(None)
     with tempfile.TemporaryDirectory(prefix="crawl-workers-") as tmp, BlogFarm() as farm, server as pg:
-        now = farm.clock.now()
-        blogs = []
-        for i in range(blogs_count):
-            # Each blog on a loopback address of its own, as real blogs have hosts of their own
-            # (crawlers keep politeness per host), asking for a Crawl-delay in its robots.txt.
-            host = f"127.0.{1 + i // 250}.{2 + i % 250}"
-            start = now - (articles + 1) * 3600
-            blog = farm.add_generated_blog(f"w{i:03d}", articles=articles, start=start, seed=i, host=host)
-            farm.add_route(blog, "/robots.txt", f"User-agent: *\nCrawl-delay: {crawl_delay:g}\n", "text/plain")
-            blogs.append(blog)
+        blogs = add_blogs(farm, blogs_count, articles, crawl_delay)
         log_dir = logs or Path(tmp)
         log_dir.mkdir(parents=True, exist_ok=True)
         feeds = Path(tmp) / "feeds.txt"

@@ -62,6 +62,7 @@ from jobs import extraction
 from store import StoreBackend, open_store, store_location
 from store.clock import to_iso
 from store.faults import store_fault
+from store.pglock import follow_crawl_lock
 from store.storefile import is_database_url
 
 if TYPE_CHECKING:
@@ -100,6 +101,7 @@ def _die_with_parent(parent: int) -> None:
 def _init_worker(parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the crawl gracefully; workers finish their job
     _die_with_parent(parent)
+    follow_crawl_lock(parent)  # PostgreSQL: write only while the crawl holds its lock (a restart ends it)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="watch-parent").start()
 
 

@@ -157,9 +157,16 @@ class PgDatabase:
         max_size: int = 4,
         timeout: float = 60.0,
         application_name: str = "blog-harvester",
+        on_new_connection: Callable[[], None] | None = None,
     ) -> None:
         self.url = url
         self.read_only = read_only
+        # Called before the first write on each new connection (a reconnect after a restart
+        # included); what it raises, the write raises. The store confirms the crawl lock there.
+        # Reads go on without it: they change nothing, and a crawl stopping reads as it closes.
+        self.on_new_connection = on_new_connection
+        self._connections = 0  # connections the pool has made
+        self._confirmed = 0  # ... of which on_new_connection has seen this many
         # A worker stopped inside a transaction (SIGSTOP, a machine cut off) holds the row and site
         # locks it took (its own sites' only): the server ends such a session after this long.
         options = f"-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_S * 1000}"
@@ -183,12 +190,23 @@ class PgDatabase:
             kwargs=kwargs,
             open=False,
             check=ConnectionPool.check_connection,
+            configure=self._made,
         )
         self.pool.open(wait=True, timeout=timeout)
         self._local = threading.local()
 
     def close(self) -> None:
         self.pool.close()
+
+    def _made(self, conn: psycopg.Connection[Any]) -> None:
+        self._connections += 1  # the pool's own thread: the statement's thread calls the callback
+
+    def _confirm(self) -> None:
+        """Before a write: on_new_connection once after the pool made connections; again until it succeeds."""
+        made = self._connections
+        if self.on_new_connection is not None and made != self._confirmed:
+            self.on_new_connection()
+            self._confirmed = made
 
     @property
     def in_transaction(self) -> bool:
@@ -207,14 +225,16 @@ class PgDatabase:
         if self.in_transaction:
             yield self
             return
-        with self.pool.connection() as conn, conn.transaction():
-            self._local.conn = conn
-            try:
-                if store_wide and not self.read_only:
-                    conn.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK_KEY])
-                yield self
-            finally:
-                self._local.conn = None
+        with self.pool.connection() as conn:
+            self._confirm()
+            with conn.transaction():
+                self._local.conn = conn
+                try:
+                    if store_wide and not self.read_only:
+                        conn.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK_KEY])
+                    yield self
+                finally:
+                    self._local.conn = None
 
     def lock_sites(self, sites: Iterable[str], *, wait: bool = True) -> list[str]:
         """Take the transaction-level lock of each site (sorted: two transactions never wait on each
@@ -233,7 +253,7 @@ class PgDatabase:
             if self.execute("SELECT pg_try_advisory_xact_lock(?, hashtext(?))", [SITE_LOCK_CLASS, site]).fetchone()[0]
         ]
 
-    def _run(self, statement: Callable[[psycopg.Connection[Any]], T]) -> T:
+    def _run(self, statement: Callable[[psycopg.Connection[Any]], T], *, write: bool = True) -> T:
         """`statement` on the transaction's connection, else on a pooled one (autocommit), retried on
         a fresh connection while the server is away."""
         held = getattr(self._local, "conn", None)
@@ -242,6 +262,8 @@ class PgDatabase:
 
         def once() -> T:
             with self.pool.connection() as conn:
+                if write:
+                    self._confirm()
                 return statement(conn)
 
         return retry_lost_connection(once)
@@ -252,7 +274,7 @@ class PgDatabase:
             rows = cur.fetchall() if cur.description else []
             return BufferedCursor(rows, cur.rowcount)
 
-        return self._run(run)
+        return self._run(run, write=not _is_read(sql))
 
     def query(self, sql: str, params: Params | None = None) -> Iterator[dict[str, Any]]:
         def run(conn: psycopg.Connection[Any]) -> list[dict[str, Any]]:
@@ -260,7 +282,7 @@ class PgDatabase:
             cur.execute(to_postgres(sql), _params(params))  # type: ignore[arg-type]
             return cur.fetchall() if cur.description else []
 
-        return iter(self._run(run))
+        return iter(self._run(run, write=not _is_read(sql)))
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> int:
         def run(conn: psycopg.Connection[Any]) -> int:
@@ -292,6 +314,11 @@ class PgDatabase:
     def indexes(self) -> set[str]:
         rows = self.execute("SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()").fetchall()
         return {r[0] for r in rows}
+
+
+def _is_read(sql: str) -> bool:
+    """A SELECT changes no row (the store's statements call no function that writes)."""
+    return sql.lstrip()[:6].upper() == "SELECT"
 
 
 def _params(params: Params | None) -> Sequence[Any] | dict[str, Any]:

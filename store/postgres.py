@@ -26,7 +26,7 @@ import psycopg
 
 from store.base import StoreBackend
 from store.migrations import SCHEMA_VERSION, applied_version, migrate
-from store.pglock import holder_of, lock_holders
+from store.pglock import confirm_run_lock, holder_of, lock_holders
 from store.pgsql import PgDatabase, retry_lost_connection
 from store.schema import FTS, INDEXES, TABLES
 from store.storefile import StoreError, first_line
@@ -71,6 +71,8 @@ class PostgresStore(StoreBackend):
                 read_only=read_only,
                 timeout=CONNECT_TIMEOUT_S,
                 application_name=APPLICATION_NAME,
+                # A crawl writes only under its lock, which a server restart ends: taken again first.
+                on_new_connection=None if read_only else functools.partial(confirm_run_lock, url),
             )
         except (psycopg.Error, OSError) as exc:  # psycopg_pool's PoolTimeout is an OperationalError
             raise StoreError(f"{redact(url)}: cannot connect: {first_line(exc)}") from None

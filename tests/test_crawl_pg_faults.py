@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import socket
 import time
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from crawl_helpers import rows, start_crawl, stop, wait_for, write_feeds
 
 from farm import BlogFarm
 from farm.postgres import PostgresServer
+from store.pglock import HOLDERS_SQL, RUN_LOCK_KEY
 
 pytestmark = pytest.mark.slow
 
@@ -133,6 +135,10 @@ def test_a_server_restart_mid_crawl_loses_no_page_and_logs_no_traceback(
     try:
         assert wait_for(lambda: len(rows(db, "SELECT id FROM snapshots")) >= 3, timeout=120), log.read_text()[-3000:]
         pg_server.restart()
+        # The restart ended the crawl lock's session: the crawl takes the lock again as it reconnects.
+        holder = f"blog-harvester crawl {socket.gethostname()} pid {crawl.pid}"
+        assert wait_for(lambda: holder in _lock_holders(db) or crawl.poll() is not None, timeout=120)
+        assert holder in _lock_holders(db), log.read_text()[-3000:]
         code = stop(crawl, sig=None, timeout=300)
     finally:
         if crawl.poll() is None:
@@ -144,6 +150,56 @@ def test_a_server_restart_mid_crawl_loses_no_page_and_logs_no_traceback(
     articles = [a.url for b in blogs for a in b.articles if a.published <= t0]
     assert rows(db, "SELECT COUNT(*), COUNT(DISTINCT article) FROM snapshots") == [(len(articles), len(articles))]
     assert rows(db, "SELECT COUNT(*) FROM posts") == [(len(articles),)]
+
+
+def _lock_holders(url: str) -> list[str]:
+    """application_name of the sessions holding the crawl lock (store.pglock)."""
+    return [r[0] for r in rows(url, HOLDERS_SQL, [RUN_LOCK_KEY])]
+
+
+WRITTEN = ("feeds", "articles", "snapshots", "runs", "site_leases", "batches", "extractions", "posts", "comments")
+
+
+def _written(url: str) -> dict[str, tuple[int, str]]:
+    """Each table's row count and a digest of its rows: any insert, update or delete changes it."""
+    sql = "SELECT COUNT(*), md5(COALESCE(string_agg(t::text, '|' ORDER BY t::text), '')) FROM {} t"
+    return {table: rows(url, sql.format(table))[0] for table in WRITTEN}
+
+
+def test_a_crawl_whose_lock_a_reextract_took_during_a_restart_stops_writing(
+    farm: BlogFarm, pg_server: PostgresServer, tmp_path: Path
+) -> None:
+    """The crawl is stopped (SIGSTOP) across the restart, so the reextract surely takes the lock first."""
+    t0 = time.time()
+    farm.clock.set(t0)
+    blogs = [
+        farm.add_generated_blog(f"l{i}", articles=5, start=t0 - 5 * HOUR, interval=HOUR, seed=500 + i) for i in range(3)
+    ]
+    farm.misbehave("/20", "slow", prefix=True, delay=0.5)
+    feeds = write_feeds(tmp_path / "feeds.txt", [b.feed_line() for b in blogs])
+    db = pg_server.new_database()
+    log = tmp_path / "crawl.log"
+    crawl = start_crawl(feeds, db, settings={"BLOGS_REFETCH_AFTER": "7d"}, clock=farm.clock, log=log)
+    try:
+        assert wait_for(lambda: len(rows(db, "SELECT id FROM snapshots")) >= 3, timeout=120), log.read_text()[-3000:]
+        _signal_tree(crawl.pid, signal.SIGSTOP)
+        pg_server.restart()
+        with psycopg.connect(db, autocommit=True, application_name=f"blog-harvester reextract pid {os.getpid()}") as rx:
+            assert rx.execute("SELECT pg_try_advisory_lock(%s)", [RUN_LOCK_KEY]).fetchone() == (True,)
+            before = _written(db)
+            _signal_tree(crawl.pid, signal.SIGCONT)
+            code = stop(crawl, sig=None, timeout=300)
+            after = _written(db)
+    finally:
+        if crawl.poll() is None:
+            _signal_tree(crawl.pid, signal.SIGCONT)
+            crawl.kill()
+            crawl.wait(timeout=10)
+    text = log.read_text()
+    assert code == 4, text[-3000:]  # the store cannot be written (crawler.outcome.EXIT_STORE)
+    assert after == before
+    assert f"blog-harvester reextract pid {os.getpid()} holds it now" in text, text[-3000:]
+    assert "Traceback" not in text and "Unhandled error" not in text, text[-3000:]
 
 
 def test_pages_a_killed_worker_stored_and_never_extracted_get_their_posts(
