@@ -62,7 +62,17 @@ def _candidates(block: Block, class_mode: ClassMode) -> list[str]:
 
 def page_candidates(blocks: Iterable[Block], class_mode: ClassMode) -> list[tuple[str, ...]]:
     """Every block's identifiers in the order they are tried (computed once per page and shared)."""
-    return [() if b.element_id is None and b.element_class is None else candidates(b, class_mode) for b in blocks]
+    # the memo read here, not through ``candidates``: most blocks' values were met on earlier pages
+    memo = _CANDIDATES
+    out: list[tuple[str, ...]] = []
+    for b in blocks:
+        element_id, element_class = b.element_id, b.element_class
+        if element_id is None and element_class is None:
+            out.append(())
+            continue
+        hit = memo.get((element_id, element_class, class_mode))
+        out.append(hit if hit is not None else candidates(b, class_mode))
+    return out
 
 
 def identifier_counts(
