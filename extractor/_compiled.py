@@ -30,7 +30,7 @@ from types import ModuleType
 # Modules whose per-block loops show in a profile of extraction (bench/extract_speed.py). Compiling
 # the 23 that were listed earned about 5 % of set extraction in all (CPU time, corpus sets); the
 # ones that ran only per page or per comment (authors, comment_words, context, hygiene,
-# lone_records, postmeta, recurring, replies, single_page) earned nothing measurable and cost
+# lone_records, postmeta, replies, single_page) earned nothing measurable and cost
 # install time, so they run as Python (docs/algorithm.md, "Compiled modules").
 COMPILED: tuple[str, ...] = (
     "blocks",
@@ -42,6 +42,7 @@ COMPILED: tuple[str, ...] = (
     "method",
     "profile",
     "records",
+    "recurring",
     "robust",
     "separate",
     "shapes",
