@@ -21,8 +21,10 @@ block-level elements only.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
+from itertools import chain
 
 from .blocks import Block
 from .options import ClassMode
@@ -82,12 +84,11 @@ def identifier_counts(
     among: AbstractSet[str] | None = None,
 ) -> dict[str, int]:
     """How often each identifier occurs in a page (only those in ``among``, when given)."""
-    counts: dict[str, int] = {}
-    for own in cands if cands is not None else page_candidates(blocks, class_mode):
-        for c in own:
-            if among is None or c in among:
-                counts[c] = counts.get(c, 0) + 1
-    return counts
+    # counted in C (Counter over the chained candidates): a page has thousands of blocks
+    counts = Counter(chain.from_iterable(cands if cands is not None else page_candidates(blocks, class_mode)))
+    if among is None:
+        return counts
+    return {c: n for c, n in counts.items() if c in among}
 
 
 def once_identifiers(
