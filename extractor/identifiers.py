@@ -21,8 +21,10 @@ block-level elements only.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
+from itertools import chain
 
 from .blocks import Block
 from .options import ClassMode
@@ -62,7 +64,17 @@ def _candidates(block: Block, class_mode: ClassMode) -> list[str]:
 
 def page_candidates(blocks: Iterable[Block], class_mode: ClassMode) -> list[tuple[str, ...]]:
     """Every block's identifiers in the order they are tried (computed once per page and shared)."""
-    return [() if b.element_id is None and b.element_class is None else candidates(b, class_mode) for b in blocks]
+    # the memo read here, not through ``candidates``: most blocks' values were met on earlier pages
+    memo = _CANDIDATES
+    out: list[tuple[str, ...]] = []
+    for b in blocks:
+        element_id, element_class = b.element_id, b.element_class
+        if element_id is None and element_class is None:
+            out.append(())
+            continue
+        hit = memo.get((element_id, element_class, class_mode))
+        out.append(hit if hit is not None else candidates(b, class_mode))
+    return out
 
 
 def identifier_counts(
@@ -72,12 +84,11 @@ def identifier_counts(
     among: AbstractSet[str] | None = None,
 ) -> dict[str, int]:
     """How often each identifier occurs in a page (only those in ``among``, when given)."""
-    counts: dict[str, int] = {}
-    for own in cands if cands is not None else page_candidates(blocks, class_mode):
-        for c in own:
-            if among is None or c in among:
-                counts[c] = counts.get(c, 0) + 1
-    return counts
+    # counted in C (Counter over the chained candidates): a page has thousands of blocks
+    counts = Counter(chain.from_iterable(cands if cands is not None else page_candidates(blocks, class_mode)))
+    if among is None:
+        return counts
+    return {c: n for c, n in counts.items() if c in among}
 
 
 def once_identifiers(

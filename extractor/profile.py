@@ -243,7 +243,7 @@ class ProfileContext:
         if len(tested) > _READ_CACHE_LIMIT:  # (it keeps unshared vectors alive too)
             tested.clear()
         unique = speedups.unmatched(self.profile.index(), vectors[0], tested)
-        matched = sum(1 for u in unique if not u)
+        matched = unique.count(False)  # counted in C (the flags are bools)
         self.template_match = matched / len(unique) if unique else 0.0
         return [unique]
 
