@@ -19,7 +19,8 @@ Then, after `--stop` seconds, the first worker is stopped with its extraction pr
 (SIGSTOP to the process tree, as a VM pause or a suspended job stops them all), preferably inside a
 write transaction, the worst case: it is stopped, and if none of its sessions (found by their
 client ports among its processes' sockets) is left idle inside a transaction that wrote rows or
-holds a site's lock, it is resumed and stopped again a moment later, up to `--tries` times. It
+holds a site's lock, it is resumed and stopped again a moment later, up to `--tries` times (each stop
+waits up to 3 s for one of its sessions to be inside a write: `writing_soon`). It
 stays stopped `--stop` seconds. Compared: the article pages the other workers fetched per second
 in the `--stop` seconds before the stop and in the `--stop` seconds it was stopped (same window
 length). While it is stopped
@@ -191,6 +192,25 @@ def victim_sessions(url: str, pids: Iterable[int]) -> dict[int, str]:
     return {int(str(pid)): str(state) for pid, port, state in found if port in ports}
 
 
+def writing_soon(url: str, pids: list[int], within: float = 3.0) -> bool:
+    """Wait (up to `within` seconds, polling every 20 ms) until one of the processes' sessions is in a
+    transaction that wrote or holds a site's lock, so the stop that follows lands inside a write; a
+    write lasts milliseconds on a quiet machine, where stopping at random rarely catches one."""
+    ports = client_ports(pids)
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        found = crawl_workers.query_rows(
+            url,
+            "SELECT 1 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.granted"
+            " AND (l.locktype = 'transactionid' OR (l.locktype = 'advisory' AND l.classid ="
+            f" {SITE_LOCK_CLASS})) AND a.client_port IN ({', '.join(map(str, ports)) or '0'}) LIMIT 1",
+        )
+        if found:
+            return True
+        time.sleep(0.02)
+    return False
+
+
 def inside_write(url: str, sessions: dict[int, str]) -> list[int]:
     """The sessions idle inside a transaction that wrote (it has a transaction id) or holds a site's lock."""
     idle = [pid for pid, state in sessions.items() if state.startswith("idle in transaction")]
@@ -237,6 +257,7 @@ def stop_victim(
     it there: (the stopped pids, their sessions and states, stops made)."""
     for attempt in range(1, tries + 1):
         pids = process_tree(victim.pid)
+        writing_soon(url, pids)
         signal_tree(pids, signal.SIGSTOP)
         time.sleep(SETTLE_S)
         sessions = victim_sessions(url, pids)

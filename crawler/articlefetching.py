@@ -99,6 +99,7 @@ class ArticleFetching(BlogsSpiderBase):
 
     def _template_request(self, site: str, link: TemplateLink) -> Request:
         self.handled.add(link.url)
+        self.inflight_templates.add((site, link.url))
         self.inc("blogs/template_pages_requested")
         meta = {"site": site, "dont_cache": True, "template_kind": link.kind}
         return Request(link.url, callback=self.parse_template, errback=self.template_failed,
@@ -107,6 +108,13 @@ class ArticleFetching(BlogsSpiderBase):
     def parse_template(self, response: Response) -> Iterator[TemplatePageItem | Request]:
         kind = response.meta.get("template_kind", HOME)
         self.inc("blogs/template_pages_fetched")
+        # The next template page is in flight before this one is done: the site stays busy.
+        follow = list(self._second_template_request(response)) if kind == HOME else []
+        site = response.meta["site"]
+        requested = response.request.url if response.request is not None else response.url
+        if response.url != requested:  # redirected: in flight under the URL the item has
+            self.inflight_templates.discard((site, requested))
+            self.inflight_templates.add((site, response.url))
         yield TemplatePageItem(
             site=response.meta["site"],
             url=response.url,
@@ -116,8 +124,7 @@ class ArticleFetching(BlogsSpiderBase):
             fetched_at=self.now(),
             kind=kind,
         )
-        if kind == HOME:
-            yield from self._second_template_request(response)
+        yield from follow
 
     def _second_template_request(self, home: Response) -> Iterator[Request]:
         """One more template page, of the same kind as articles where the home page links one: a
@@ -135,6 +142,7 @@ class ArticleFetching(BlogsSpiderBase):
     def template_failed(self, failure: Failure) -> None:
         # Only a help for the extraction: the site's articles are extracted without it.
         self.inc("blogs/template_pages_failed")
+        self.inflight_templates.discard((failure.request.meta["site"], failure.request.url))  # type: ignore[attr-defined]
         self.logger.debug("Template page %s not fetched: %s", failure.request.url, failure.getErrorMessage())  # type: ignore[attr-defined]
 
     def parse_first_comment_feed(self, response: Response) -> Iterator[CommentFeedItem]:

@@ -38,7 +38,7 @@ from crawler.commentapi import DEFAULT_BUDGET, DEFAULT_PAGE_SIZE, CommentApiFetc
 from crawler.connectors import ConnectorSettings
 from crawler.feedpolling import FeedPolling
 from crawler.feedsfile import FeedsFileError, load_feeds_file
-from crawler.items import CommentApiItem, CommentFeedItem, PageItem
+from crawler.items import CommentApiItem, CommentFeedItem, PageItem, TemplatePageItem
 from crawler.leasing import SiteLeases
 from crawler.outcome import store_failed, store_guard
 from crawler.schedule import DEFAULT_REFETCH_AFTER, parse_durations
@@ -95,6 +95,9 @@ class BlogsSpider(FeedPolling, ArticleFetching, CommentApiFetching):
         self.inflight_feeds: set[str] = set()
         self.inflight_articles: set[str] = set()
         self.inflight_comment_feeds: set[str] = set()  # articles whose first comment feed is in flight
+        # A site stays busy while its template pages are fetched and stored: settled before, its
+        # provisional set would be extracted again when they come (pipelines.extract).
+        self.inflight_templates: set[tuple[str, str]] = set()
         # A cron run handles each feed and article at most once, even if it falls due again.
         self.handled: set[str] = set()
         self.logged: dict[tuple[str, str], float] = {}
@@ -303,7 +306,10 @@ class BlogsSpider(FeedPolling, ArticleFetching, CommentApiFetching):
         """Sites with a feed poll or a page fetch in flight (their leases are kept)."""
         assert self.store is not None
         feeds = {self.sources[url] for url in self.inflight_feeds if url in self.sources}
-        return feeds | self.store.article_sites(sorted(self.inflight_articles | self.inflight_comment_feeds))
+        templates = {site for site, _url in self.inflight_templates}
+        return (
+            feeds | templates | self.store.article_sites(sorted(self.inflight_articles | self.inflight_comment_feeds))
+        )
 
     def schedule_due(self, doing: str) -> int:
         """Hand the engine everything due now (a store fault stops the crawl: `doing` says when); how many."""
@@ -337,6 +343,8 @@ class BlogsSpider(FeedPolling, ArticleFetching, CommentApiFetching):
             self.inflight_articles.discard(item.article_url)
         elif isinstance(item, CommentFeedItem | CommentApiItem):
             self.inflight_comment_feeds.discard(item.article_url)
+        elif isinstance(item, TemplatePageItem):
+            self.inflight_templates.discard((item.site, item.url))
 
     def _on_request_dropped(self, request: Request, *args: Any, **kwargs: Any) -> None:
         # A request the scheduler refused never reaches a callback: forget it was in flight.
@@ -347,6 +355,8 @@ class BlogsSpider(FeedPolling, ArticleFetching, CommentApiFetching):
             self.inflight_articles.discard(art["url"])
         if request.meta.get("feed"):
             self.inflight_feeds.discard(request.meta["feed"])
+        if request.meta.get("template_kind"):
+            self.inflight_templates.discard((request.meta["site"], request.url))
         if request.meta.get("reading"):  # a comment thread read (crawler.commentapi); the next page read retries it
             self.inflight_comment_feeds.discard(request.meta["reading"].article["url"])
 
