@@ -122,7 +122,7 @@ def render(url: str, body: bytes, container: str, timeout: float, rule: AddressR
                 page.goto(url, wait_until="networkidle", timeout=timeout * 1000)
                 deadline = started + timeout
                 wait_for_thread(page, container, deadline - time.monotonic(), requests)
-                load_more(page, container, deadline)
+                load_more(page, container, deadline, requests)
                 inline_hidden_parts(page, container)
                 return Rendered(page.content(), None, time.monotonic() - started)
             finally:

@@ -1,7 +1,7 @@
 """What a render does in the page once it loaded: wait for the thread, click "load more", read hidden parts.
 
     wait_for_thread(page, "isso-thread", seconds)   # the container shows text (its shadow roots and iframes too)
-    clicks = load_more(page, "isso-thread", deadline)  # "load more" / "show replies" clicked until none is left
+    clicks = load_more(page, "isso-thread", deadline, requests)  # "load more" clicked until none is left
     inline_hidden_parts(page, "isso-thread")          # shadow roots and iframes copied into the container
 
 Widgets draw their thread in places `page.content()` does not serialise: a shadow root (web
@@ -147,9 +147,12 @@ def settle(
         before = now
 
 
-def load_more(page: Any, container: str, deadline: float) -> int:
+def load_more(page: Any, container: str, deadline: float, requests: Requests | None = None) -> int:
     """Click the thread's "load more" controls until none is left, MAX_LOAD_MORE clicks or the
-    deadline (monotonic); returns how many were clicked. A click that loads nothing ends it too."""
+    deadline (monotonic); returns how many were clicked. A click that loads nothing ends it too.
+    After each click the thread settles (its text unchanged, no request in flight): the page's load
+    state says nothing of a fetch a click starts, and a thread read while one is in flight (or
+    copied out of its shadow root while the widget still writes into it) misses comments."""
     from playwright.sync_api import Error
 
     clicks = 0
@@ -159,7 +162,7 @@ def load_more(page: Any, container: str, deadline: float) -> int:
         left = max(0.5, deadline - time.monotonic()) * 1000
         try:
             page.locator("[data-blogs-more]").first.click(timeout=left)
-            page.wait_for_load_state("networkidle", timeout=left)
+            settle(page, container, deadline, requests)
         except Error:
             break
         clicks += 1
