@@ -285,18 +285,31 @@ def wait_events(url: str) -> list[str]:
     return [str(r[0]) for r in found]
 
 
+def process_tree(pid: int) -> list[int]:
+    """`pid` and its living descendants (/proc/PID/task/*/children)."""
+    found = [pid]
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            children = (task / "children").read_text().split()
+        except OSError:
+            continue
+        for child in children:
+            found += process_tree(int(child))
+    return found
+
+
 def tree_cpu(pid: int) -> float:
     """CPU seconds (user + system) of process `pid` and its living descendants (/proc)."""
     if not pid:  # no PostgreSQL server (an SQLite store)
         return 0.0
     total = 0.0
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    for each in process_tree(pid):
+        try:
+            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # ended meanwhile
+            continue
         total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        children = [int(c) for t in Path(f"/proc/{pid}/task").iterdir() for c in (t / "children").read_text().split()]
-    except OSError:
-        return total
-    return total + sum(tree_cpu(c) for c in children)
+    return total
 
 
 def _own_cpu() -> float:

@@ -143,19 +143,6 @@ class StopSamples:
     samples: int = 0
 
 
-def process_tree(pid: int) -> list[int]:
-    """`pid` and its living descendants (/proc/PID/task/*/children)."""
-    found = [pid]
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            children = (task / "children").read_text().split()
-        except OSError:
-            continue
-        for child in children:
-            found += process_tree(int(child))
-    return found
-
-
 def signal_tree(pids: Iterable[int], sig: int) -> None:
     for pid in pids:
         with contextlib.suppress(ProcessLookupError):
@@ -256,7 +243,7 @@ def stop_victim(
     """SIGSTOP the victim's process tree, inside a write transaction if one of `tries` stops catches
     it there: (the stopped pids, their sessions and states, stops made)."""
     for attempt in range(1, tries + 1):
-        pids = process_tree(victim.pid)
+        pids = crawl_workers.process_tree(victim.pid)
         writing_soon(url, pids)
         signal_tree(pids, signal.SIGSTOP)
         time.sleep(SETTLE_S)

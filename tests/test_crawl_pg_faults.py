@@ -15,6 +15,7 @@ import pytest
 from breakpoints.sitecustomize import BATCH_WRITE_STOPPED
 from crawl_helpers import rows, start_crawl, stop, wait_for, write_feeds
 
+from bench.crawl_workers import process_tree
 from farm import BlogFarm
 from farm.postgres import PostgresServer
 from store.pglock import HOLDERS_SQL, RUN_LOCK_KEY
@@ -34,22 +35,9 @@ def _open_transactions(url: str) -> set[tuple[int, object]]:
     return {(r[0], r[1]) for r in found}
 
 
-def _tree(pid: int) -> list[int]:
-    """`pid` and its descendants (/proc/PID/task/*/children)."""
-    found = [pid]
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            children = (task / "children").read_text().split()
-        except OSError:
-            continue
-        for child in children:
-            found += _tree(int(child))
-    return found
-
-
 def _signal_tree(pid: int, sig: int) -> None:
     """`sig` to a crawl and its extraction processes (a paused machine stops them all)."""
-    for each in _tree(pid):
+    for each in process_tree(pid):
         with contextlib.suppress(ProcessLookupError):
             os.kill(each, sig)
 
