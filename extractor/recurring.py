@@ -23,10 +23,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from itertools import accumulate
 
 from .blocks import Block
+from .evidence import role_indices
 from .robust import GAP_TAGS, _title_before_post
 from .roles import BOILERPLATE, COMMENT, POST
+from .speedups import subtree_sums
+from .treepasses import inside_small_ancestors
 
 # A link-dense block is navigation: its text neither counts against a line nor becomes post.
 LINK_DENSITY = 0.5
@@ -192,17 +196,15 @@ def _lines_in_comment_units(blocks: Sequence[Block], roles: Sequence[str]) -> li
     without post blocks (one comment: its author line, date, words and reply link)."""
     if COMMENT not in roles:
         return []
-    ends = [b.index + 1 for b in blocks]  # one past each block's last descendant (preorder)
-    for b in reversed(blocks):
-        if b.parent >= 0:
-            ends[b.parent] = max(ends[b.parent], ends[b.index])
-    comments, posts = [0], [0]  # prefix counts: comment and post blocks before each index
-    for role in roles:
-        comments.append(comments[-1] + (role == COMMENT))
-        posts.append(posts[-1] + (role == POST))
+    sizes = subtree_sums([1] * len(blocks), blocks)
+    ends = [i + n for i, n in enumerate(sizes)]  # one past each block's last descendant (preorder)
+    # prefix counts: comment and post blocks before each index
+    comments = [0, *accumulate(map(COMMENT.__eq__, roles))]
+    posts = [0, *accumulate(map(POST.__eq__, roles))]
     found = []
-    for b in blocks:
-        if roles[b.index] != BOILERPLATE or not _in_region(b):
+    for i in inside_small_ancestors(blocks, role_indices(roles, COMMENT), sizes, COMMENT_UNIT_BLOCKS):
+        b = blocks[i]
+        if roles[i] != BOILERPLATE or not _in_region(b):
             continue
         unit = b.parent
         while unit >= 0 and comments[ends[unit]] == comments[unit + 1]:

@@ -32,6 +32,7 @@ from .dates import is_dated
 from .evidence import LONE_UNIT_MAX_BLOCKS, UNIT_MAX_BLOCKS, role_indices
 from .postmeta import date_only
 from .roles import BOILERPLATE, COMMENT
+from .treepasses import inside_small_ancestors
 from .units import subtree_sums
 
 # A comment count, as a byline or a link prints it: "Comments (14)", "203 comments", "14 Replies".
@@ -104,7 +105,10 @@ def drop_shapeless(blocks: Sequence[Block], roles: list[str]) -> list[str]:
     asked = [i for i in role_indices(roles, COMMENT) if blocks[i].text and shapeless(blocks[i])]
     if not asked:
         return roles
-    bodies = subtree_sums([int(roles[b.index] == COMMENT and body(b)) for b in blocks], blocks)
+    has_body = [0] * len(blocks)
+    for k in role_indices(roles, COMMENT):  # comment blocks are few: a page's other blocks never ask
+        has_body[k] = int(body(blocks[k]))
+    bodies = subtree_sums(has_body, blocks)
     sizes = subtree_sums([1] * len(blocks), blocks)
     out = list(roles)
     for i in asked:
@@ -161,13 +165,18 @@ def drop_titled_boxes(blocks: Sequence[Block], roles: list[str]) -> list[str]:
     the heading, up to three levels up and ``UNIT_MAX_BLOCKS`` blocks, that holds comment blocks)
     are boilerplate, unless a line in it signs a comment ("Ann says:", "Reply", "by Ann") or heads a
     comment section ("Comments (5)": the heading is then the section's own, a sort tab)."""
-    if COMMENT not in roles:
+    asked = role_indices(roles, COMMENT)
+    if not asked:
         return roles
-    headings = [b for b in blocks if b.text and b.text_chars <= STORY_BOX_HEADING_MAX_CHARS and story_box_heading(b)]
+    comments = [0] * len(blocks)
+    for k in asked:
+        comments[k] = 1
+    comments = subtree_sums(comments, blocks)
+    sizes = subtree_sums([1] * len(blocks), blocks)
+    inside = inside_small_ancestors(blocks, asked, sizes, UNIT_MAX_BLOCKS)
+    headings = [blocks[k] for k in inside if _box_heading(blocks[k])]
     if not headings:
         return roles
-    comments = subtree_sums([int(r == COMMENT) for r in roles], blocks)
-    sizes = subtree_sums([1] * len(blocks), blocks)
     out = list(roles)
     for heading in headings:
         node = heading.parent
@@ -181,6 +190,10 @@ def drop_titled_boxes(blocks: Sequence[Block], roles: list[str]) -> list[str]:
                 break
             node = blocks[node].parent
     return out
+
+
+def _box_heading(block: Block) -> bool:
+    return bool(block.text) and block.text_chars <= STORY_BOX_HEADING_MAX_CHARS and story_box_heading(block)
 
 
 def _signs_comments(block: Block) -> bool:

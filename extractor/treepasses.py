@@ -47,3 +47,23 @@ def text_flags(
         int(bool(b.text) and r != not_role and (role is None or r == role) and b.tag not in skip_tags)
         for b, r in zip(blocks, roles, strict=True)
     ]
+
+
+def inside_small_ancestors(
+    blocks: Sequence[Block], indices: Sequence[int], sizes: Sequence[int], limit: int
+) -> list[int]:
+    """The blocks inside an element of at most ``limit`` blocks that is one of ``indices`` or an
+    ancestor of one (``sizes``: subtree sizes), in page order: where a step that looks for the small
+    element around a few blocks (a comment unit) can act, so a page's other blocks are never read."""
+    # the small elements around a block are a chain up to its largest small ancestor, whose
+    # subtree holds the others: the largest ones are disjoint, and their subtrees are the answer
+    tops: list[int] = []
+    seen: set[int] = set()
+    for k in indices:
+        node, top = k, -1
+        while node >= 0 and sizes[node] <= limit and node not in seen:
+            seen.add(node)
+            node, top = blocks[node].parent, node
+        if top >= 0 and not (node >= 0 and node in seen):
+            tops.append(top)
+    return [i for top in sorted(tops) for i in range(top, top + sizes[top])]

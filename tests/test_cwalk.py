@@ -314,3 +314,44 @@ def test_compiled_tree_passes_and_matching_equal_python(corpus_root: Path) -> No
                 assert speedups.subtree_sums(flags, blocks) == treepasses.subtree_sums(flags, blocks)
             checked += 1
     assert checked > 10
+
+
+def test_inside_small_ancestors_is_every_block_under_a_small_ancestor(corpus_root: Path) -> None:
+    """The shortcut the story-box and recurring-line steps take equals the walk it replaced: every
+    block whose subtree-of-an-ancestor (or its own) of at most ``limit`` blocks holds an asked block."""
+    from extractor import DEFAULT, Page, speedups, treepasses
+    from extractor.evidence import role_indices
+    from extractor.method import classify, read_set
+    from extractor.roles import COMMENT
+
+    checked = 0
+    for site in list(iter_corpus(corpus_root))[::3]:
+        parsed = [p for p in read_set([Page(None, f.read_bytes()) for f in site.page_files()[:3]], DEFAULT) if p.blocks]
+        for page, roles in zip(parsed, classify(parsed, DEFAULT).roles, strict=True):
+            blocks = page.blocks
+            sizes = speedups.subtree_sums([1] * len(blocks), blocks)
+            asked = role_indices(roles, COMMENT) or [len(blocks) // 2]
+            for limit in (1, 12, 40, len(blocks)):
+                naive = set()
+                for k in asked:
+                    node = k
+                    while node >= 0:
+                        if sizes[node] <= limit:
+                            naive.update(range(node, node + sizes[node]))
+                        node = blocks[node].parent
+                assert treepasses.inside_small_ancestors(blocks, asked, sizes, limit) == sorted(naive)
+            checked += 1
+    assert checked > 10
+
+
+def test_block_results_read_as_the_list_they_stand_for() -> None:
+    import pickle
+
+    from extractor import Page, extract_site
+    from extractor.method import BlockResult
+
+    page = extract_site([Page(None, b"<body><div id=nav>Home</div><p>Post one</p><p>Two</p></body>")])[0]
+    made = list(page.blocks)
+    assert len(page.blocks) == len(made) > 2 and all(isinstance(b, BlockResult) for b in made)
+    assert page.blocks == made and page.blocks[-1] == made[-1] and page.blocks[1:] == made[1:]
+    assert pickle.loads(pickle.dumps(page)).blocks == made  # a worker's result crosses processes
