@@ -243,7 +243,9 @@ def _heading_at(blocks: Sequence[Block], k: int) -> int:
 def _lone_units(blocks: Sequence[Block], flags: list[int], lines: DateLines, bearing: Sequence[int] | None) -> None:
     """A page with one comment shows no repetition: the smallest enclosing element (of at most
     ``LONE_UNIT_MAX_BLOCKS`` blocks, up to three levels up) of a text block that holds a date line
-    and an author line in the "says:" form or a reply link marks its subtree with AUTHOR_LINES."""
+    and either an author line in the "says:" form or a reply link, or is itself addressed as a
+    comment by number ("comment-15684": a permalink's target, as ``_numbered_units`` reads a list of
+    them), marks its subtree with AUTHOR_LINES."""
     tested: dict[int, bool] = {}
     for b in blocks:
         if not b.text or flags[b.index] & AUTHOR_LINES or (bearing is not None and not bearing[b.index]):
@@ -255,12 +257,19 @@ def _lone_units(blocks: Sequence[Block], flags: list[int], lines: DateLines, bea
             found = tested.get(node)
             if found is None:
                 end = node + lines.sizes[node]
-                found = tested[node] = any(signed_line(blocks[j].text) for j in range(node, end)) and lines.holds(node)
+                signed = _addressed(blocks[node]) or any(signed_line(blocks[j].text) for j in range(node, end))
+                found = tested[node] = signed and lines.holds(node)
             if found:
                 for j in range(node, node + lines.sizes[node]):
                     flags[j] |= AUTHOR_LINES
                 break
             node = blocks[node].parent
+
+
+def _addressed(block: Block) -> bool:
+    """Whether the element's id names one comment by its number ("comment-15684", "li-comment-7")."""
+    ident = block.element_id
+    return bool(ident) and _DIGITS.search(ident) is not None and vocabulary_token(ident)
 
 
 def _span_dated(spans: dict[int, list[int]], lines: DateLines, k: int) -> bool:

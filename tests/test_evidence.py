@@ -128,6 +128,25 @@ def test_single_page_detector_needs_two_signals():
     assert "comment" not in detect_section(blocks, ["post"] * len(blocks))  # vocabulary alone
 
 
+def test_a_lone_comment_addressed_by_number_is_found_on_a_page_alone():
+    """One comment shows no repetition and no "says:" line; its element's id addresses it as a
+    comment by number (a permalink's target) and it holds a date: that, beside the comment
+    region's vocabulary, is the second signal."""
+    post = "<h1>Eight talks on war</h1>" + "".join(f"<p>Paragraph {i} of the article about peace.</p>" for i in range(6))
+    comment = (
+        '<div id="discussion"><h3>Discuss this post</h3><ul class="l-0">'
+        '<li class="comment even depth-1" id="li-comment-15684"><div id="comment-15684">'
+        '<h4>Fabio</h4><div class="comment-body"><span class="date">Jul 23 2012</span>'
+        "<p>Re-building bridges destroyed by war?</p></div></div></li></ul></div>"
+    )
+    (out,) = extract_site([Page(None, f"<body><div id=main>{post}</div>{comment}</body>".encode())])
+    assert "Re-building bridges destroyed by war?" in out.comments[0] and "Re-building" not in out.post
+    # a numbered element of the post with a date is no comment: the id must name a comment
+    dated_post = f'<body><div id="post-15684"><p>Jul 23 2012</p>{post}</div></body>'
+    (alone,) = extract_site([Page(None, dated_post.encode())])
+    assert not alone.comments and "Paragraph 5" in alone.post
+
+
 def test_a_page_alone_finds_its_comment_section_and_says_so():
     page = _page(_post(1) + _comments(1, 3))
     (out,) = extract_site([page])

@@ -223,3 +223,13 @@ def test_stress_modes_score_a_corpus_by_source(corpus_root, capsys) -> None:  # 
     [line] = capsys.readouterr().out.splitlines()
     assert line.startswith("commented wordpress: post macro")
     assert "comments macro 1.0000" in line and "c-miss 0/60" in line
+
+
+def test_stress_commented_modes_take_a_small_site(corpus_root, capsys) -> None:  # type: ignore[no-untyped-def]
+    """``--pages 2``: each site's first two commented pages, as the crawl meets a new small site."""
+    from extractor.evaluation.stress import main
+
+    argv = ["commented-as-crawl", "--pages", "2", "--corpus", str(corpus_root), "--source", "wordpress"]
+    assert main([*argv, "--jobs", "1"]) == 0
+    [line] = capsys.readouterr().out.splitlines()
+    assert "comments macro 1.0000" in line and "c-miss 0/8 (4 sites)" in line

@@ -35,11 +35,15 @@ SUBSET_PAGES = 3
 SUBSET_SHUFFLES = 3
 
 
-def _extract(mode: str, pages: list[Page], commented: list[int], seed: str) -> list[tuple[int, PageExtraction]]:
-    """(page index, extraction) pairs of one site in one mode (a page may appear several times)."""
+def _extract(
+    mode: str, pages: list[Page], commented: list[int], seed: str, limit: int | None = None
+) -> list[tuple[int, PageExtraction]]:
+    """(page index, extraction) pairs of one site in one mode (a page may appear several times);
+    ``limit``: the commented modes take only the site's first commented pages (a small site)."""
     if mode == "single":
         return [(i, extract_site([p], DEFAULT)[0]) for i, p in enumerate(pages)]
     if mode in ("commented", "commented-as-crawl"):
+        commented = commented[:limit]
         if len(commented) < 2:
             return []
         chosen = [pages[i] for i in commented]
@@ -56,15 +60,15 @@ def _extract(mode: str, pages: list[Page], commented: list[int], seed: str) -> l
     return pairs
 
 
-def score_site(job: tuple[CorpusSite, str]) -> SiteScore:
-    site, mode = job
+def score_site(job: tuple[CorpusSite, str, int | None]) -> SiteScore:
+    site, mode, limit = job
     files = site.page_files()
     by_file = {site.key(str(t["file"])): t for t in site.truth}
     truths = [by_file.get(site.key(p.relative_to(site.dir).as_posix()), {}) for p in files]
     pages = [Page(None, p.read_bytes()) for p in files]
     commented = [i for i, t in enumerate(truths) if t.get("comments") and not t.get("comments_unlabeled")]
     counts = Counts()
-    for i, result in _extract(mode, pages, commented, site.site):
+    for i, result in _extract(mode, pages, commented, site.site, limit):
         counts.add(score_page(truths[i], {"post": result.post, "comments": result.comments}, site.comments_split))
     return SiteScore(site.source, site.site, counts)
 
@@ -84,13 +88,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--corpus", default="../shared/corpus")
     ap.add_argument("--source", action="append", help="only this corpus source (repeatable)")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--pages", type=int, help="commented modes: only each site's first N commented pages")
     a = ap.parse_args(argv)
     if a.mode in OLD_MODES:
         print(f"stress: {a.mode} is deprecated, use {OLD_MODES[a.mode]}", file=sys.stderr)
         a.mode = OLD_MODES[a.mode]
     sites = list(iter_corpus(a.corpus, a.source))
     with Pool(max(1, a.jobs)) as pool:
-        scores = [s for s in pool.map(score_site, [(s, a.mode) for s in sites]) if s.counts["pages"]]
+        scores = [s for s in pool.map(score_site, [(s, a.mode, a.pages) for s in sites]) if s.counts["pages"]]
     groups: dict[str, list[SiteScore]] = {}
     for s in scores:
         name = f"fold {fold_label(fold_of(s.site))}" if s.source == FOLD_SOURCE else s.source
