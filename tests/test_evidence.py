@@ -132,7 +132,8 @@ def test_a_lone_comment_addressed_by_number_is_found_on_a_page_alone():
     """One comment shows no repetition and no "says:" line; its element's id addresses it as a
     comment by number (a permalink's target) and it holds a date: that, beside the comment
     region's vocabulary, is the second signal."""
-    post = "<h1>Eight talks on war</h1>" + "".join(f"<p>Paragraph {i} of the article about peace.</p>" for i in range(6))
+    paragraphs = "".join(f"<p>Paragraph {i} of the article about peace.</p>" for i in range(6))
+    post = f"<h1>Eight talks on war</h1>{paragraphs}"
     comment = (
         '<div id="discussion"><h3>Discuss this post</h3><ul class="l-0">'
         '<li class="comment even depth-1" id="li-comment-15684"><div id="comment-15684">'
