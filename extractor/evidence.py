@@ -269,7 +269,7 @@ def _lone_units(blocks: Sequence[Block], flags: list[int], lines: DateLines, bea
 def _addressed(block: Block) -> bool:
     """Whether the element's id names one comment by its number ("comment-15684", "li-comment-7")."""
     ident = block.element_id
-    return bool(ident) and _DIGITS.search(ident) is not None and vocabulary_token(ident)
+    return bool(ident) and _DIGITS.search(str(ident)) is not None and vocabulary_token(ident)
 
 
 def _span_dated(spans: dict[int, list[int]], lines: DateLines, k: int) -> bool:

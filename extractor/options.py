@@ -112,6 +112,9 @@ class Options:
     # A prose line inside a comment's unit that recurs on a few other pages, and only inside
     # their comment units (two readers wrote "Thanks for sharing."), is comment.
     recurring_comment_lines: bool = False
+    # A site with two article templates: the pages where the main post identifier carries nothing
+    # find their own post identifiers the same way (robust.other_template_posts).
+    other_template_posts: bool = False
 
     def but(self, **changes: object) -> Options:
         """A copy with some fields changed: ``DEFAULT.but(reextract=False)``."""
@@ -146,6 +149,7 @@ DEFAULT = Options(
     records_only=True,
     single_page_methods=True,
     recurring_comment_lines=True,
+    other_template_posts=True,
 )
 
 PRESETS: dict[str, Options] = {"paper": PAPER, "default": DEFAULT}

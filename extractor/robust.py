@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .blocks import HEADINGS, Block
+from .comment_words import vocabulary_token
 from .dates import parse_date
 from .options import Options
 from .roles import BOILERPLATE, COMMENT, POST
@@ -98,6 +99,7 @@ def robust_post_identifiers(
     content: Sequence[Sequence[bool]],
     idents: Sequence[Sequence[str]],
     date_lines: bool = False,
+    other_templates: bool = False,
 ) -> Separation:
     """Post identifiers from majority and position, per-page metadata set apart.
 
@@ -117,7 +119,9 @@ def robust_post_identifiers(
 
     With ``date_lines`` a one-short-block identifier with content on every page is metadata
     too when its block is a date line on most pages and never a heading (a post title is one short
-    block per page as well).
+    block per page as well). With ``other_templates``, the pages where the main post identifier
+    carries nothing are a second template's: their own post identifiers (``other_template_posts``)
+    are the post's too.
     """
     with_content = [p for p, flags in enumerate(content) if any(flags)]
     n = len(with_content)
@@ -166,7 +170,45 @@ def robust_post_identifiers(
         if before * 2 > len(s.pages):
             post.add(ident)
             notes.append(f"identifier {ident} on {len(s.pages)}/{n} pages taken as post")
+    if other_templates:
+        for ident, pages_of in other_template_posts(pages, content, idents, date_lines, with_content, main, stats):
+            if ident not in post and ident not in metadata:
+                post.add(ident)
+                notes.append(f"identifier {ident} carries the post on {pages_of}/{n} pages without {main}")
     return Separation(post, metadata, notes, main)
+
+
+def other_template_posts(
+    pages: Sequence[Sequence[Block]],
+    content: Sequence[Sequence[bool]],
+    idents: Sequence[Sequence[str]],
+    date_lines: bool,
+    with_content: Sequence[int],
+    main: str,
+    stats: dict[str, IdentifierStats],
+) -> list[tuple[str, int]]:
+    """A site with two article templates (a story page and a video or gallery page) puts its post
+    in one container on some pages and in another on the others: the main post identifier carries
+    nothing on the second kind, so their article went to the comments (or, without comment
+    evidence, to boilerplate). Those pages' own post identifiers, found the same way over them
+    alone, are the post's where they carry content mostly on those pages; an identifier that names
+    a comment region is never one (a second template's pages may all have comments). Returns
+    (identifier, pages it carries content on)."""
+    main_pages = stats[main].pages
+    others = [p for p in with_content if p not in main_pages]
+    if len(others) < 2:  # a page alone without the container is an outlier, not a template
+        return []
+    sub = robust_post_identifiers(
+        [pages[p] for p in others], [content[p] for p in others], [idents[p] for p in others], date_lines, True
+    )
+    found = []
+    for ident in sorted(sub.post_ids):
+        s = stats.get(ident)
+        if s is None or vocabulary_token(ident.lstrip("#.")):
+            continue
+        if len(s.pages - main_pages) * 2 > len(s.pages):
+            found.append((ident, len(s.pages)))
+    return found
 
 
 # How many text blocks before the post's first block a linked title may sit (byline, date line,

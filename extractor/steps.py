@@ -143,7 +143,11 @@ def separation(pages: Pages, found: Content, ids: Identifiers, options: Options,
         return Separated(found.content, post_identifiers_every_page(found.content, ids.idents))
     keep = ids.in_template
     sep = robust_post_identifiers(
-        [pages[p] for p in keep], [found.content[p] for p in keep], [ids.idents[p] for p in keep], options.date_lines
+        [pages[p] for p in keep],
+        [found.content[p] for p in keep],
+        [ids.idents[p] for p in keep],
+        options.date_lines,
+        options.other_template_posts,
     )
     warnings.extend(sep.notes)
     content = keep_post_links(found.content, found.unique, ids.idents, sep.main)

@@ -11,15 +11,22 @@ the Dragnet folds of ``evaluate --folds 2`` (A, B) beside the other sources:
   fallbacks and the page's own evidence), sites with at least two such pages;
 * ``commented-as-crawl``: the same pages as the crawl meets them (first half a set, the
   rest through its profile);
-* ``subsets``: three shuffles of each site cut into sets of three pages (few pages to compare).
+* ``subsets``: three shuffles of each site cut into sets of three pages (few pages to compare);
+* ``container-per-page``: the id or class that carries most of the site's post text is made
+  different on every page ("entry-content" becomes "entry-content-v3"), as on a site whose article
+  container differs from page to page (a story page, a video page).
+
+``--pages N`` gives the commented modes each site's first N commented pages only (a small site).
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import re
 import sys
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from multiprocessing import Pool
 
 from extractor.cli import FOLD_SOURCE, as_crawl, fold_label, fold_of
@@ -28,7 +35,7 @@ from extractor.evaluation.scoring import Counts, SiteScore, macro, metrics, pool
 from extractor.method import Page, PageExtraction, extract_site
 from extractor.options import DEFAULT
 
-MODES = ("single", "commented", "commented-as-crawl", "subsets")
+MODES = ("single", "commented", "commented-as-crawl", "subsets", "container-per-page")
 # the old name of commented-as-crawl, still accepted
 OLD_MODES = {"commented-pipeline": "commented-as-crawl"}
 SUBSET_PAGES = 3
@@ -49,6 +56,9 @@ def _extract(
         chosen = [pages[i] for i in commented]
         out = as_crawl(chosen, DEFAULT) if mode == "commented-as-crawl" else extract_site(chosen, DEFAULT)
         return list(zip(commented, out, strict=True))
+    if mode == "container-per-page":
+        renamed = [Page(None, body) for body in containers_per_page([p.body for p in pages])]
+        return list(enumerate(extract_site(renamed, DEFAULT)))
     rng = random.Random(seed)
     pairs: list[tuple[int, PageExtraction]] = []
     for _ in range(SUBSET_SHUFFLES):
@@ -58,6 +68,27 @@ def _extract(
             chunk = order[start : start + SUBSET_PAGES]
             pairs.extend(zip(chunk, extract_site([pages[i] for i in chunk], DEFAULT), strict=True))
     return pairs
+
+
+def containers_per_page(bodies: list[bytes]) -> list[bytes]:
+    """The pages with the id or class that carries most of their post text (as the site's set
+    extracts them) renamed on each page: ``value`` becomes ``value-v{page}``."""
+    carried: Counter[str] = Counter()
+    for result in extract_site([Page(None, b) for b in bodies], DEFAULT):
+        for block in result.blocks:
+            if block.role == "post" and block.identifier[:1] in "#.":
+                carried[block.identifier] += len(block.text)
+    if not carried:
+        return bodies
+    ident = carried.most_common(1)[0][0]
+    attr = b"id" if ident[0] == "#" else b"class"
+    value = ident[1:].encode()
+    pattern = re.compile(rb"(\b" + attr + rb"\s*=\s*[\"']?)([^\"'>]*\b)" + re.escape(value) + rb"\b", re.I)
+    return [pattern.sub(_renamer(value + b"-v" + str(i).encode()), body) for i, body in enumerate(bodies)]
+
+
+def _renamer(new: bytes) -> Callable[[re.Match[bytes]], bytes]:
+    return lambda m: m.group(1) + m.group(2) + new
 
 
 def score_site(job: tuple[CorpusSite, str, int | None]) -> SiteScore:
