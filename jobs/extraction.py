@@ -141,6 +141,8 @@ def extraction_row(
         ext.confidence,
         ext.encoding_source,
         comment_system or comment_system_of(snap),
+        ext.post_author,
+        ext.published,
     ]
 
 

@@ -297,7 +297,7 @@ def refresh_article(db: Database, article: str) -> None:
     found = list(
         db.query(
             "SELECT e.snapshot, e.site, e.method, e.decided_by, e.confidence, e.profile_version, e.post, e.comments,"
-            " e.comment_count, e.error, e.template_match, e.comment_system, s.fetched_at"
+            " e.comment_count, e.error, e.template_match, e.comment_system, e.post_author, e.published, s.fetched_at"
             " FROM extractions e JOIN snapshots s ON s.id = e.snapshot WHERE e.article = ?"
             " ORDER BY s.fetched_at, e.snapshot",
             [article],
@@ -322,8 +322,9 @@ def refresh_article(db: Database, article: str) -> None:
             "url": article,
             "site": latest["site"],
             "title": meta.get("title"),
-            "author": meta.get("author"),
-            "published": meta.get("published"),
+            # the feed entry's, else the page's byline (an archive's page has no feed entry)
+            "author": meta.get("author") or latest["post_author"],
+            "published": meta.get("published") or latest["published"],
             "text": latest["post"],
             "fetched_at": latest["fetched_at"],
             "snapshot": latest["snapshot"],

@@ -30,6 +30,8 @@ EXTRACTION_COLUMNS = (
     "confidence",
     "encoding_source",
     "comment_system",
+    "post_author",
+    "published",
 )
 # A batch extraction always wins; a profile extraction only over an older profile's.
 _UPSERT = (

@@ -232,6 +232,9 @@ TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, s
             "decided_by": str,  # set | profile | every-page-has-comments fallback | single page
             "confidence": float,
             "comment_system": str,  # detected in the page (extractor.commentsystems); NULL before it was
+            # the post's byline on the page (extractor.postmeta): its author and date (ISO 8601)
+            "post_author": str,
+            "published": str,
         },
         "snapshot",
         [("snapshot", "snapshots", "id"), ("article", "articles", "url"), ("site", "sites", "name")],

@@ -95,3 +95,38 @@ def test_two_comments_with_different_authors_stay_two_rows() -> None:
     other = ("Thanks!", "Bob Ray", None)
     derived = derive(URL, "h", [observation(1, 1, same), observation(2, 2, same, other)])
     assert sorted(r["author"] for r in derived.rows.values()) == ["Ann Lee", "Bob Ray"]
+
+
+def test_the_pages_byline_is_stored_and_fills_the_posts_author_and_date_the_feed_lacks(fresh_db: str) -> None:
+    """Issue 30, item 5: a byline is the post's metadata, kept in fields: `extractions.post_author`
+    and `published`, and `posts.author` / `published` where the feed entry gives none."""
+    from extractor import Page, extract_site
+
+    nav = "<div id=nav><a href=/>Home</a> <a href=/about>About</a></div>"
+    html = [
+        (
+            f"<html><body>{nav}<article><h1>Notes on topic {i}</h1><div class=meta>By Ann Lee, November {i + 3}, 2026</div>"
+            f"<div class=entry-content><p>The whole afternoon went to topic {i}, and it taught me a great deal more"
+            " about it than I had hoped for when I started in the morning.</p>"
+            f"<p>A second paragraph on topic {i}: what went wrong, what went right.</p></div></article>"
+            "<div id=foot><p>Copyright</p></div></body></html>"
+        ).encode()
+        for i in range(4)
+    ]
+    urls = [f"http://h/2026/11/post-{i}/" for i in range(4)]
+    with open_store(fresh_db) as store:
+        snaps = store.load_snapshots([add_page(store, url, body) for url, body in zip(urls, html, strict=True)])
+        results = extract_site([Page(url, body) for url, body in zip(urls, html, strict=True)])
+        with store.transaction():
+            store.write_extractions([extraction_row(s, r, "batch", 1, 1) for s, r in zip(snaps, results, strict=True)])
+        rows = store.db.query("SELECT article, post_author, published FROM extractions ORDER BY article")
+        assert [(r["post_author"], r["published"]) for r in rows] == [
+            ("Ann Lee", f"2026-11-0{i + 3}") for i in range(4)
+        ]
+        posts = {r["url"]: r for r in store.db.query("SELECT url, author, published FROM posts")}
+        assert posts[urls[0]]["author"] == "Ann"  # the feed entry's author wins where there is one
+        with store.transaction() as db:  # an entry without author or date (an archive's page has no entry)
+            db.execute("UPDATE articles SET author = NULL, published = NULL WHERE url = ?", [urls[0]])
+        store.refresh_article(urls[0])
+        post = next(iter(store.db.query("SELECT author, published FROM posts WHERE url = ?", [urls[0]])))
+        assert (post["author"], post["published"]) == ("Ann Lee", "2026-11-03")
