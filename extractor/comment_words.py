@@ -86,6 +86,13 @@ def author_line(text: str) -> bool:
     return 0 < len(text) <= AUTHOR_MAX_CHARS and "\n" not in text and _AUTHOR.search(text) is not None
 
 
+def labelled_name(text: str) -> bool:
+    """A name and a label ending in a colon ("Ann says:", "高橋 より:"): an author line, even when one
+    commenter wrote every comment of the set (the same line under each is no chrome then)."""
+    words = text.split()
+    return 2 <= len(words) <= 6 and "\n" not in text and words[-1].endswith((":", "："))
+
+
 def signed_line(text: str) -> bool:
     """A line that signs a reader's comment ("Ann says:") or a reply link."""
     return 0 < len(text) <= AUTHOR_MAX_CHARS and (_SAYS.search(text) is not None or _REPLY.match(text) is not None)

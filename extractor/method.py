@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 from .blocks import Block
 from .context import Context, SetOfPages
 from .decode import decode_html
-from .evidence import SET, SINGLE_PAGE, Evidence, confidence
+from .evidence import FALLBACK, SET, SINGLE_PAGE, Evidence, confidence
 from .fallback import Fallback
 from .hygiene import clean_text
 from .identifiers import DEFAULT_IDENTIFIER
@@ -386,6 +386,10 @@ def comments_with_evidence(
     decision.roles = shapeless_comments(pages, decision.roles, options)
     if decision.method == SET and options.comment_fallback:
         decision = every_page_has_comments(pages, decision, unique, warnings)
+        if decision.method == FALLBACK:
+            # the pages' own sections are new comment blocks: a reader's words the set's other
+            # pages also show (step 4 dropped them) sit beside them as they did beside the set's
+            decision.roles = comment_lines_shared(pages, decision.roles, options)
     return decision
 
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 from .authors import cut_bylines, shared_affixes, shared_note
 from .blocks import HEADINGS, Block
-from .comment_words import author_line, signed_line
+from .comment_words import author_line, labelled_name, signed_line
 from .dates import date_match, read_date, relative_match
 from .replies import split_replies, units_with_replies
 from .roles import COMMENT, POST
@@ -236,16 +236,9 @@ def _chrome(filled: Sequence[str], linked: int) -> bool:
     """Whether a slot showing the same line in every unit is chrome: not an author line ("Ann says:"
     when Ann wrote every comment), and, under two comments alone, a link or a few words ("Reply",
     "Report this comment"): two readers may have written the same sentence ("Great write-up!")."""
-    if _labelled_name(filled[0]):
+    if labelled_name(filled[0]):
         return False
     return len(filled) > 2 or linked == len(filled) or len(filled[0].split()) <= CHROME_WORDS
-
-
-def _labelled_name(text: str) -> bool:
-    """A name and a label ending in a colon ("Ann says:", "高橋 より:"): an author line, even when one
-    commenter wrote every comment of the set (the same line under each is no chrome then)."""
-    words = text.split()
-    return 2 <= len(words) <= 6 and "\n" not in text and words[-1].endswith((":", "："))
 
 
 def _names_in_dates_first(

@@ -26,11 +26,13 @@ from collections.abc import Sequence
 from itertools import accumulate
 
 from .blocks import Block
+from .comment_words import author_line, labelled_name, signed_line
 from .evidence import role_indices
 from .robust import GAP_TAGS, _title_before_post
 from .roles import BOILERPLATE, COMMENT, POST
 from .speedups import subtree_sums
 from .treepasses import inside_small_ancestors
+from .units import date_line
 
 # A link-dense block is navigation: its text neither counts against a line nor becomes post.
 LINK_DENSITY = 0.5
@@ -159,12 +161,13 @@ def recurring_comment_lines(pages: Sequence[Sequence[Block]], roles: Sequence[li
     alone. A boilerplate prose line inside a small unit with comment blocks and no post block is
     comment when every occurrence of its text in the set (links aside) is such a line, on fewer
     than half of the pages: a template line of the comment area ("Leave a Reply", a form label)
-    shows on the comment-free pages too, or on most pages."""
+    shows on the comment-free pages too, or on most pages. On as many pages or more (a new site's
+    first two articles, both commented by the same kind words), the line is comment where its unit
+    kept no words of its own, only an author line or a date: a comment is never its signature
+    alone, and a template line inside comment units sits beside each comment's words."""
     if len(pages) < 2:
         return list(roles)
-    candidates = [
-        set(_lines_in_comment_units(blocks, page_roles)) for blocks, page_roles in zip(pages, roles, strict=True)
-    ]
+    candidates = [_lines_in_comment_units(blocks, page_roles) for blocks, page_roles in zip(pages, roles, strict=True)]
     keys = {pages[p][i].text.lower() for p, mine in enumerate(candidates) for i in mine}
     if not keys:
         return list(roles)
@@ -183,7 +186,12 @@ def recurring_comment_lines(pages: Sequence[Sequence[Block]], roles: Sequence[li
         inside.update(seen)
     out = []
     for blocks, page_roles, mine in zip(pages, roles, candidates, strict=True):
-        chosen = [i for i in mine if (key := blocks[i].text.lower()) not in outside and inside[key] < len(pages) / 2]
+        chosen = [
+            i
+            for i, unit in mine.items()
+            if (key := blocks[i].text.lower()) not in outside
+            and (inside[key] < len(pages) / 2 or _wordless(blocks, page_roles, unit))
+        ]
         page_out = list(page_roles)
         for i in chosen:
             page_out[i] = COMMENT
@@ -191,17 +199,37 @@ def recurring_comment_lines(pages: Sequence[Sequence[Block]], roles: Sequence[li
     return out
 
 
-def _lines_in_comment_units(blocks: Sequence[Block], roles: Sequence[str]) -> list[int]:
+def _wordless(blocks: Sequence[Block], roles: Sequence[str], unit: int) -> bool:
+    """Whether the unit's comment blocks are only signatures: author lines, "Name says:", dates."""
+    end = unit + len(blocks[unit : unit + COMMENT_UNIT_BLOCKS + 1])
+    for b in blocks[unit:end]:
+        if b.index > unit and not _under(blocks, b.index, unit):
+            break
+        text = b.text
+        signature = signed_line(text) or author_line(text) or labelled_name(text) or date_line(b)
+        if roles[b.index] == COMMENT and text and not signature:
+            return False
+    return True
+
+
+def _under(blocks: Sequence[Block], i: int, unit: int) -> bool:
+    while i > unit:
+        i = blocks[i].parent
+    return i == unit
+
+
+def _lines_in_comment_units(blocks: Sequence[Block], roles: Sequence[str]) -> dict[int, int]:
     """Boilerplate prose blocks whose nearest ancestor holding a comment block is a small unit
-    without post blocks (one comment: its author line, date, words and reply link)."""
+    without post blocks (one comment: its author line, date, words and reply link), each with
+    that unit."""
     if COMMENT not in roles:
-        return []
+        return {}
     sizes = subtree_sums([1] * len(blocks), blocks)
     ends = [i + n for i, n in enumerate(sizes)]  # one past each block's last descendant (preorder)
     # prefix counts: comment and post blocks before each index
     comments = [0, *accumulate(map(COMMENT.__eq__, roles))]
     posts = [0, *accumulate(map(POST.__eq__, roles))]
-    found = []
+    found = {}
     for i in inside_small_ancestors(blocks, role_indices(roles, COMMENT), sizes, COMMENT_UNIT_BLOCKS):
         b = blocks[i]
         if roles[i] != BOILERPLATE or not _in_region(b):
@@ -211,5 +239,5 @@ def _lines_in_comment_units(blocks: Sequence[Block], roles: Sequence[str]) -> li
             unit = blocks[unit].parent  # up to the nearest ancestor holding a comment block
         if unit < 0 or ends[unit] - unit > COMMENT_UNIT_BLOCKS or posts[ends[unit]] != posts[unit]:
             continue
-        found.append(b.index)
+        found[b.index] = unit
     return found

@@ -156,3 +156,14 @@ def test_the_farm_sets_bench_checks_the_crawl_benchs_blogs_without_a_crawl() -> 
     first, verdict = out.stdout.strip().splitlines()[:2]
     assert first.startswith("30 blogs x 5 articles (en), provisional sets (+ home page beside 2 articles or more): "), first
     assert "(twice 0, not shown 0," in first and verdict == "no comment flagged", out.stdout
+
+
+def test_two_articles_with_the_same_kind_words_keep_their_comments() -> None:
+    """Blog 450 of the farm: two articles, each commented "Great write-up, thanks for sharing." by
+    another reader. Step 4 drops the words both pages show, and the comment was its author line
+    alone ("Grace Whitley says:"); the words are the comment's, its unit kept no others."""
+    cmd = [sys.executable, str(ROOT / "bench" / "farm_sets.py"), "--blogs", "451", "--articles", "2", "--check"]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    first, verdict = out.stdout.strip().splitlines()[:2]
+    assert "(twice 0, not shown 0," in first and verdict == "no comment flagged", out.stdout
