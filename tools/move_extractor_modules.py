@@ -3,7 +3,9 @@
     python tools/move_extractor_modules.py [ROOT]      # ROOT: the checkout, default the current directory
 
 then check as before a commit (ruff, mypy, `pytest -m 'not slow' -n 2`) and rebuild (`make setup`:
-the compiled modules' names changed with their paths).
+the compiled modules' names changed with their paths). A merge that conflicts in the import lines of
+a moved module is resolved by keeping the other branch's lines (the flat ``from .units import X``)
+and running this again: it rewrites them.
 
 Idempotent: a module already moved is left where it is, and a reference already rewritten no longer
 matches, so running it again after a merge only fixes what the merge brought (a new import of an
