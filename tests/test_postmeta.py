@@ -1,4 +1,5 @@
-"""D18 (issue 30, item 5): a date alone between the post's title and its body is metadata (extractor/comments/postmeta.py).
+"""D18 (issue 30, item 5): a date alone between the post's title and its body is metadata
+(extractor/comments/postmeta.py).
 
 Cocoon prints the post's date ("2026.10.04") as a line of its own above the body: unique per page,
 so step 4 kept it as post text. A byline with words ("By Ann Lee, November 15, 2026") stays: Dragnet's
