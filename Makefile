@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 .PHONY: setup run watch test lint evaluate bench report demo clean
 
-$(STAMP): pyproject.toml setup.py $(wildcard extractor/*.py extractor/*.pyx extractor/*.pxd)
+$(STAMP): pyproject.toml setup.py $(wildcard extractor/*.py extractor/*/*.py extractor/*.pyx extractor/*.pxd)
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'

@@ -29,7 +29,8 @@ modules = compiled["COMPILED"]
 
 # written before the build reads the sources: the digests describe what is compiled
 (PACKAGE / compiled["HASHES_FILE"]).write_text(
-    json.dumps({name: compiled["source_digest"](PACKAGE / f"{name}.py") for name in modules}, indent=1) + "\n"
+    json.dumps({name: compiled["source_digest"](compiled["source_path"](PACKAGE, name)) for name in modules}, indent=1)
+    + "\n"
 )
 
 extensions = [
@@ -47,7 +48,11 @@ extensions = [
         optional=True,
     ),
 ]
-extensions += [Extension(f"extractor.{name}", [f"extractor/{name}.py"], optional=True) for name in modules]
+# a dotted name is a module of a sub-package: "comments.units" is extractor/comments/units.py
+extensions += [
+    Extension(f"extractor.{name}", [compiled["source_path"](Path("extractor"), name).as_posix()], optional=True)
+    for name in modules
+]
 
 setup(
     ext_modules=cythonize(

@@ -35,7 +35,7 @@ def run_workload(name: str, corpus: Path) -> None:
     import lxml.html
 
     from extractor import Page, extract_site, learn_profile
-    from extractor.dates import clear_memos
+    from extractor.core.dates import clear_memos
     from extractor.evaluation.corpus import iter_corpus
 
     sets = [[Page(None, f.read_bytes()) for f in s.page_files()] for s in iter_corpus(corpus)]

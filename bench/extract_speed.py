@@ -36,11 +36,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from extractor import DEFAULT, Options, Page, SiteProfile, extract_site, learn_profile  # noqa: E402
-from extractor.blocks import reader_bytes  # noqa: E402
-from extractor.dates import clear_memos  # noqa: E402
-from extractor.decode import decode_html  # noqa: E402
+from extractor.core.blocks import reader_bytes  # noqa: E402
+from extractor.core.dates import clear_memos  # noqa: E402
+from extractor.core.decode import decode_html  # noqa: E402
 from extractor.evaluation.corpus import iter_corpus  # noqa: E402
-from extractor.method import read_page  # noqa: E402
+from extractor.separation.method import read_page  # noqa: E402
 
 try:
     from extractor import _csax  # type: ignore[attr-defined]

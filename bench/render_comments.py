@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/render_comments.py --pages 5 [--corpus ../shared/corpus]
 
-1. Detection (extractor.commentsystems) over every page of the corpus: ms per page, and how
+1. Detection (extractor.comments.commentsystems) over every page of the corpus: ms per page, and how
    many pages each system has (it runs in the extraction worker, not on the reactor).
 2. Rendering (pipelines.render.render, what the render worker process runs): a local page whose
    script fills a thread container with 20 comments after load, rendered `--pages` times in
@@ -26,8 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from extractor.commentsystems import detect_comment_system  # noqa: E402
-from extractor.rendered import rendered_comments  # noqa: E402
+from extractor.comments.commentsystems import detect_comment_system  # noqa: E402
+from extractor.separation.rendered import rendered_comments  # noqa: E402
 from pipelines.render import render  # noqa: E402
 
 COMMENTS = 20

@@ -55,7 +55,7 @@ sys.path[0] = str(ROOT)
 
 from extractor import Page, extract_and_learn  # noqa: E402
 from extractor.archives.warccli import extract_archives  # noqa: E402
-from extractor.dates import clear_memos  # noqa: E402
+from extractor.core.dates import clear_memos  # noqa: E402
 
 BATCH = 10
 

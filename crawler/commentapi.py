@@ -34,7 +34,7 @@ from crawler.connectors import (
 from crawler.items import CommentApiItem
 from crawler.responses import classify_failure
 from crawler.spiderbase import PRIO_COMMENT_FEED, BlogsSpiderBase
-from extractor.commentsystems import CommentSystem, detect_comment_system
+from extractor.comments.commentsystems import CommentSystem, detect_comment_system
 from store.commentsystems import ApiRead
 
 DEFAULT_BUDGET = 200  # endpoint requests per site and run (and per hour of a watch-mode run)

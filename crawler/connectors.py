@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
-from extractor.commentsystems import CommentSystem
+from extractor.comments.commentsystems import CommentSystem
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from typing import Any
 import feedparser
 
 from crawler.schedule import parse_ttl_minutes, parse_update_period
-from extractor.commentfeed import strip_internal_subset
+from extractor.comments.commentfeed import strip_internal_subset
 
 MAX_ENTRIES = 500
 _HTML_START = re.compile(rb"^\s*(<!--.*?-->\s*)*<(!doctype\s+html|html[\s>]|head[\s>]|body[\s>])", re.I | re.S)

@@ -17,7 +17,7 @@ from urllib.parse import urljoin, urlsplit
 
 import lxml.html
 
-from extractor.sitekeys import clean_name, default_site_name
+from extractor.core.sitekeys import clean_name, default_site_name
 from store.urls import is_fetchable, url_scheme
 
 logger = logging.getLogger(__name__)

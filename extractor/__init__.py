@@ -10,9 +10,9 @@ from ._compiled import prefer_fresh_sources
 
 prefer_fresh_sources()  # before any compiled module is imported: a stale build must not run
 
-from .method import BlockResult, Page, PageExtraction, extract_site, read_page  # noqa: E402
-from .options import DEFAULT, PAPER, PRESETS, Options  # noqa: E402
-from .profile import SiteProfile, extract_and_learn, learn_profile  # noqa: E402
+from .core.options import DEFAULT, PAPER, PRESETS, Options  # noqa: E402
+from .separation.method import BlockResult, Page, PageExtraction, extract_site, read_page  # noqa: E402
+from .separation.profile import SiteProfile, extract_and_learn, learn_profile  # noqa: E402
 
 __all__ = [
     "DEFAULT",

@@ -33,21 +33,21 @@ from types import ModuleType
 # lone_records, postmeta, replies, single_page) earned nothing measurable and cost
 # install time, so they run as Python (docs/algorithm.md, "Compiled modules").
 COMPILED: tuple[str, ...] = (
-    "blocks",
-    "dates",
-    "evidence",
-    "fallback",
-    "identifiers",
-    "matching",
-    "method",
-    "profile",
-    "records",
-    "recurring",
-    "robust",
-    "separate",
-    "shapes",
-    "steps",
-    "units",
+    "core.blocks",
+    "core.dates",
+    "comments.evidence",
+    "comments.fallback",
+    "separation.identifiers",
+    "core.matching",
+    "separation.method",
+    "separation.profile",
+    "comments.records",
+    "separation.recurring",
+    "separation.robust",
+    "separation.separate",
+    "comments.shapes",
+    "separation.steps",
+    "comments.units",
 )
 HASHES_FILE = "_compiled_sources.json"
 SOURCE_ENV = "EXTRACTOR_SOURCE_MODULES"
@@ -58,27 +58,33 @@ def source_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def source_path(directory: Path, name: str) -> Path:
+    """The source of a module named below the package: ``comments.units`` -> ``comments/units.py``."""
+    return directory.joinpath(*name.split(".")).with_suffix(".py")
+
+
 def _built_names(directory: Path) -> set[str]:
-    """Modules of ``directory`` with an extension build beside their ``.py``."""
+    """Modules of ``directory`` and its sub-packages with an extension build beside their ``.py``,
+    named below the package (``comments.units``)."""
     names = set()
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-        for path in directory.glob(f"*{suffix}"):
-            name = path.name[: -len(suffix)]
-            if (directory / f"{name}.py").exists():
-                names.add(name)
+        for path in directory.rglob(f"*{suffix}"):
+            source = path.with_name(path.name[: -len(suffix)] + ".py")
+            if source.exists():
+                names.add(".".join(source.relative_to(directory).with_suffix("").parts))
     return names
 
 
 def stale_modules(directory: Path) -> list[str]:
-    """Modules in ``directory`` whose build does not match their current source (a build of a
-    module that is not in ``COMPILED``, left by another build, counts as stale too)."""
+    """Modules in ``directory`` and its sub-packages whose build does not match their current source
+    (a build of a module that is not in ``COMPILED``, left by another build, counts as stale too)."""
     try:
         recorded = json.loads((directory / HASHES_FILE).read_text())
     except (OSError, ValueError):
         recorded = {}
     stale = []
     for name in sorted(_built_names(directory)):
-        if name not in COMPILED or recorded.get(name) != source_digest(directory / f"{name}.py"):
+        if name not in COMPILED or recorded.get(name) != source_digest(source_path(directory, name)):
             stale.append(name)
     return stale
 
@@ -87,7 +93,7 @@ class _SourceFinder(importlib.abc.MetaPathFinder):
     """Finds the listed ``extractor`` modules as their ``.py`` files, ahead of their builds."""
 
     def __init__(self, directory: Path, names: Sequence[str]) -> None:
-        self.sources = {f"{_PACKAGE}.{name}": directory / f"{name}.py" for name in names}
+        self.sources = {f"{_PACKAGE}.{name}": source_path(directory, name) for name in names}
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None = None, target: ModuleType | None = None

@@ -22,14 +22,14 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import IO
 
+from .core.options import PRESETS, Options
+from .core.roles import COMMENT, POST
 from .evaluation.corpus import CorpusSite, iter_corpus
 from .evaluation.scoring import RecordCounts, SiteScore, macro, metrics, pooled, score_page, score_records
 from .evaluation.set_sizes import extract_in_sets, print_beside_full_sets
-from .identifiers import DEFAULT_IDENTIFIER
-from .method import NO_COMMENTS, PAGE_EVIDENCE, Page, PageExtraction, extract_site
-from .options import PRESETS, Options
-from .profile import extract_and_learn
-from .roles import COMMENT, POST
+from .separation.identifiers import DEFAULT_IDENTIFIER
+from .separation.method import NO_COMMENTS, PAGE_EVIDENCE, Page, PageExtraction, extract_site
+from .separation.profile import extract_and_learn
 
 
 def _extract_files(paths: Sequence[Path], options: Options) -> list[PageExtraction]:

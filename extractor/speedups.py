@@ -26,10 +26,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from . import blocks, features, matching, treepasses
-from .blocks import ATTR_PREFIX, BLOCK_TAGS, EXCLUDED, TAG_PREFIX, blocks_of, parse_html, reader_bytes
-from .matching import FingerprintIndex, Grouping, Vector
-from .options import Options
+from .core import blocks, features, matching, treepasses
+from .core.blocks import ATTR_PREFIX, BLOCK_TAGS, EXCLUDED, TAG_PREFIX, blocks_of, parse_html, reader_bytes
+from .core.matching import FingerprintIndex, Grouping, Vector
+from .core.options import Options
 
 try:  # built by `pip install -e .` when a C compiler is present
     from . import _cblock, _cmatch, _csax, _cunits, _cvectors  # type: ignore[attr-defined]

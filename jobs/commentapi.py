@@ -14,9 +14,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from extractor.commentfeed import html_text
-from extractor.records import CommentRecord
-from extractor.rendered import rendered_comments
+from extractor.comments.commentfeed import html_text
+from extractor.comments.records import CommentRecord
+from extractor.separation.rendered import rendered_comments
 from jobs.commentparsers import (
     commento_comments,
     cusdis_comments,

@@ -9,7 +9,7 @@ per-site agreement check are in store.commentfeeds.
 
 from __future__ import annotations
 
-from extractor.commentfeed import parse_comment_feed
+from extractor.comments.commentfeed import parse_comment_feed
 from store import StoreBackend
 
 

@@ -18,8 +18,8 @@ from typing import Any
 
 from lxml import etree
 
-from extractor.commentfeed import html_text
-from extractor.records import CommentRecord
+from extractor.comments.commentfeed import html_text
+from extractor.comments.records import CommentRecord
 from store.clock import to_iso
 from store.comments import comment_dicts
 

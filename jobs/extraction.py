@@ -30,7 +30,7 @@ from typing import Any
 
 from crawler.templatelinks import PREVIOUS_ARTICLE
 from extractor import Page, PageExtraction, SiteProfile, extract_and_learn, learn_profile
-from extractor.commentsystems import detect_comment_system
+from extractor.comments.commentsystems import detect_comment_system
 from jobs.commentfeeds import process_comment_feed
 from store import StoreBackend, open_store
 from store.clock import to_iso

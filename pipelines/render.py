@@ -7,7 +7,7 @@ page (PersistPagePipeline ran first), a worker process detects its comment syste
 comments load by script into an element of the page, the page is rendered in Debian's Chromium
 (Playwright, `executable_path=/usr/bin/chromium`, no browser download) and the rendered DOM is
 stored as a read of the thread (`comment_api_reads`, system `rendered`), persisted before it is
-parsed by extractor.rendered. The browser gets the page as stored (not fetched again), a fresh
+parsed by extractor.separation.rendered. The browser gets the page as stored (not fetched again), a fresh
 profile per page (no persistent profile), and no URL but http(s): `file:` and the like are
 refused, so a rendered page cannot reach the file system.
 
@@ -42,7 +42,7 @@ from twisted.internet.threads import deferToThread
 
 from crawler.addresses import address_refusal, parse_networks
 from crawler.items import CommentApiItem, PageItem
-from extractor.commentsystems import detect_comment_system
+from extractor.comments.commentsystems import detect_comment_system
 from jobs.commentapi import process_api_read
 from pipelines.extract import _init_worker as init_worker
 from pipelines.extract import deferred_from_future

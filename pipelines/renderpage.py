@@ -99,7 +99,7 @@ _INLINE_SHADOW_JS = """(id) => {
 }"""
 
 
-# A container named by a web component's tag (extractor.commentsystems: no id of its own) gets that id.
+# A container named by a web component's tag (extractor.comments.commentsystems: no id of its own) gets that id.
 _NAME_CONTAINER_JS = """(id) => {
   if (document.getElementById(id)) return;
   const el = /^[a-z][a-z0-9]*-[a-z0-9-]+$/.test(id) ? document.querySelector(id) : null;

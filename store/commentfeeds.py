@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from extractor.tokens import tokenize
+from extractor.core.tokens import tokenize
 from store.clock import from_iso, to_iso
 from store.crawlstate import StoreBase
 

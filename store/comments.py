@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from extractor.records import CommentRecord
+from extractor.comments.records import CommentRecord
 from store.commentsystems import ThreadRead, article_system, comments_state, loads_by_script, thread_reads
 from store.sql import Database
 
@@ -55,7 +55,7 @@ SAME_TEXT = 0.9  # a comment found once with and once without its author: texts 
 
 @functools.lru_cache(maxsize=8192)  # edit matching compares every new comment with every earlier one
 def _norm(text: str | None) -> str:
-    # Runs of letters and digits after NFKC and casefolding (a cheap cousin of extractor.tokens.tokenize).
+    # Runs of letters and digits after NFKC and casefolding (a cheap cousin of extractor.core.tokens.tokenize).
     return " ".join(_WORD.findall(unicodedata.normalize("NFKC", text or "").casefold()))
 
 

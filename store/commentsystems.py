@@ -3,7 +3,7 @@
 read_id = store.save_api_read(read)   # raw responses first, in their own transaction
 
 An article's `comment_system` is what the extractor detected in its latest extracted page
-(extractor.commentsystems); its `comments_state` says whether its comments were read:
+(extractor.comments.commentsystems); its `comments_state` says whether its comments were read:
 
 * `harvested`: comments were read (from the HTML, or from the comment system's endpoint);
 * `none`: they were read and there are none;
@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from extractor.commentsystems import HTML, IN_HTML, UNKNOWN
+from extractor.comments.commentsystems import HTML, IN_HTML, UNKNOWN
 from store.clock import to_iso
 from store.crawlstate import StoreBase
 from store.sql import Database

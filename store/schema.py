@@ -88,7 +88,7 @@ TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, s
             "comment_feed_last_modified": str,
             "comment_feed_entries": int,  # entries of the comment feed when last read (store.commentfeeds)
             "comment_feed_fetched_at": str,
-            # where the comments live (extractor.commentsystems): html, isso, disqus, ..., unknown-script
+            # where the comments live (extractor.comments.commentsystems): html, isso, disqus, ..., unknown-script
             "comment_system": str,
             "comments_state": str,  # harvested | none | not-harvested: <reason> (store.commentsystems)
         },
@@ -226,13 +226,13 @@ TABLES: dict[str, tuple[dict[str, Any], str | tuple[str, ...], list[tuple[str, s
             "comments": str,  # JSON list of comment records, each with its fingerprint
             "comment_count": int,
             "encoding": str,
-            "encoding_source": str,  # declared (BOM, HTTP header, <meta>) | guessed (extractor.decode)
+            "encoding_source": str,  # declared (BOM, HTTP header, <meta>) | guessed (extractor.core.decode)
             "error": str,
             "warnings": str,  # JSON list
             "decided_by": str,  # set | profile | every-page-has-comments fallback | single page
             "confidence": float,
-            "comment_system": str,  # detected in the page (extractor.commentsystems); NULL before it was
-            # the post's byline on the page (extractor.postmeta): its author and date (ISO 8601)
+            "comment_system": str,  # detected in the page (extractor.comments.commentsystems); NULL before it was
+            # the post's byline on the page (extractor.comments.postmeta): its author and date (ISO 8601)
             "post_author": str,
             "published": str,
         },

@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from extractor import DEFAULT, Page, extract_site
-from extractor.blocks import parse_blocks
-from extractor.method import MAX_PAGE_BYTES, _looks_binary, read_page
+from extractor.core.blocks import parse_blocks
+from extractor.separation.method import MAX_PAGE_BYTES, _looks_binary, read_page
 
 
 def good_pages():

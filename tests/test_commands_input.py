@@ -20,7 +20,7 @@ from urllib.parse import quote
 import pytest
 from crawl_helpers import PROJECT, _env
 
-from extractor.records import CommentRecord
+from extractor.comments.records import CommentRecord
 from farm.postgres import PostgresServer
 from store import StoreBackend, open_store, query
 from store.clock import to_iso

@@ -19,7 +19,7 @@ import pytest
 from crawl_helpers import PROJECT, _env
 
 from crawler.progress import progress_line
-from extractor.records import CommentRecord
+from extractor.comments.records import CommentRecord
 from farm.postgres import PostgresServer
 from store import StoreBackend, open_store
 from store.clock import to_iso

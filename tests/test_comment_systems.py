@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from extractor.commentsystems import FAMILIES, HTML, IN_HTML, UNKNOWN, CommentSystem, detect_comment_system
-from extractor.rendered import rendered_comments
+from extractor.comments.commentsystems import FAMILIES, HTML, IN_HTML, UNKNOWN, CommentSystem, detect_comment_system
+from extractor.separation.rendered import rendered_comments
 
 URL = "https://blog.example.org/2024/05/shooting-board/"
 

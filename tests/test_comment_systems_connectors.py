@@ -19,7 +19,7 @@ import pytest
 from crawl_helpers import rows, run_crawl, write_feeds
 
 from crawler.connectors import CONNECTOR_PLANS, ConnectorSettings, answer_error, redact_key
-from extractor.commentsystems import CommentSystem, detect_comment_system
+from extractor.comments.commentsystems import CommentSystem, detect_comment_system
 from farm import BlogFarm
 from farm.commentservers import CommentBlog, CommentServer
 from jobs.commentapi import PARSERS

@@ -28,7 +28,7 @@ import pytest
 from crawl_helpers import PROJECT, rows, run_crawl, wait_for, write_feeds
 
 from crawler.connectors import CONNECTOR_PLANS
-from extractor.commentsystems import CommentSystem
+from extractor.comments.commentsystems import CommentSystem
 from jobs.commentapi import isso_comments
 
 ISSO = Path(sys.executable).with_name("isso")

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from extractor.commentsystems import detect_comment_system
-from extractor.rendered import rendered_comments
+from extractor.comments.commentsystems import detect_comment_system
+from extractor.separation.rendered import rendered_comments
 from farm import BlogFarm
 from pipelines.render import AddressRule, RenderCommentsPipeline, render, render_target
 from pipelines.renderpage import MAX_LOAD_MORE

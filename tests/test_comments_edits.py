@@ -12,7 +12,7 @@ import pytest
 from crawl_helpers import rows, run_crawl, write_feeds
 from test_store_schema import NOW, add_page
 
-from extractor.records import CommentRecord
+from extractor.comments.records import CommentRecord
 from farm import BlogFarm
 from store import open_store
 from store.clock import to_iso

@@ -9,7 +9,7 @@ from typing import Any
 from test_store_schema import NOW, add_page
 
 from extractor import PageExtraction
-from extractor.records import CommentRecord
+from extractor.comments.records import CommentRecord
 from jobs.extraction import extraction_row
 from store import open_store
 from store.comments import Observation, comment_dicts, derive

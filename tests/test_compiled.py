@@ -37,7 +37,7 @@ for site in iter_corpus(sys.argv[1], sites=sys.argv[2:]):
     for page in pages[len(pages) // 2 :]:
         r = profile.extract(page)
         out.append([r.post, r.comments, r.template_match])
-import extractor.units as units
+import extractor.comments.units as units
 from extractor import speedups
 print(json.dumps({"units": units.__file__, "compiled": speedups.COMPILED, "out": out}))
 """
@@ -94,33 +94,43 @@ def test_an_install_without_a_compiler_gives_the_same_output(corpus_root: Path) 
 
 
 def _fake_build(tmp_path: Path, name: str, text: str) -> Path:
-    source = tmp_path / f"{name}.py"
+    # a dotted name is a module of a sub-package, as in COMPILED: "comments.units"
+    source = C.source_path(tmp_path, name)
+    source.parent.mkdir(parents=True, exist_ok=True)
     source.write_text(text)
-    (tmp_path / f"{name}{importlib.machinery.EXTENSION_SUFFIXES[0]}").write_bytes(b"")
+    source.with_name(source.stem + importlib.machinery.EXTENSION_SUFFIXES[0]).write_bytes(b"")
     return source
 
 
 def test_an_edited_source_makes_its_build_stale(tmp_path: Path) -> None:
-    source = _fake_build(tmp_path, "units", "X = 1\n")
-    _fake_build(tmp_path, "records", "Y = 1\n")
-    digests = {name: C.source_digest(tmp_path / f"{name}.py") for name in ("units", "records")}
+    source = _fake_build(tmp_path, "comments.units", "X = 1\n")
+    _fake_build(tmp_path, "comments.records", "Y = 1\n")
+    digests = {name: C.source_digest(C.source_path(tmp_path, name)) for name in ("comments.units", "comments.records")}
     (tmp_path / C.HASHES_FILE).write_text(json.dumps(digests))
     assert C.stale_modules(tmp_path) == []
     source.write_text("X = 2\n")
-    assert C.stale_modules(tmp_path) == ["units"]
+    assert C.stale_modules(tmp_path) == ["comments.units"]
 
 
 def test_a_build_without_recorded_digests_is_stale(tmp_path: Path) -> None:
-    _fake_build(tmp_path, "units", "X = 1\n")
-    (tmp_path / "records.py").write_text("Y = 1\n")  # a source without a build is not stale
-    assert C.stale_modules(tmp_path) == ["units"]
+    _fake_build(tmp_path, "comments.units", "X = 1\n")
+    (tmp_path / "comments" / "records.py").write_text("Y = 1\n")  # a source without a build is not stale
+    assert C.stale_modules(tmp_path) == ["comments.units"]
 
 
 def test_a_build_of_a_module_not_compiled_by_setup_is_stale(tmp_path: Path) -> None:
     # an extension left by another build (not in COMPILED) must not shadow its source unnoticed
-    _fake_build(tmp_path, "decode", "X = 1\n")
-    (tmp_path / C.HASHES_FILE).write_text(json.dumps({"decode": C.source_digest(tmp_path / "decode.py")}))
-    assert C.stale_modules(tmp_path) == ["decode"]
+    for name in ("core.decode", "speedups"):
+        _fake_build(tmp_path, name, "X = 1\n")
+    digests = {name: C.source_digest(C.source_path(tmp_path, name)) for name in ("core.decode", "speedups")}
+    (tmp_path / C.HASHES_FILE).write_text(json.dumps(digests))
+    assert C.stale_modules(tmp_path) == ["core.decode", "speedups"]
+
+
+def test_every_compiled_name_is_a_source() -> None:
+    # setup.py builds extractor/comments/units.py as extractor.comments.units
+    package = ROOT / "extractor"
+    assert [name for name in C.COMPILED if not C.source_path(package, name).is_file()] == []
 
 
 def test_a_pass_written_for_c_has_no_source_and_is_never_stale(tmp_path: Path) -> None:

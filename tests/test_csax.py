@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from extractor import blocks as B
 from extractor import speedups as S
-from extractor.decode import decode_html
+from extractor.core import blocks as B
+from extractor.core.decode import decode_html
 from extractor.evaluation.corpus import iter_corpus
 
 FIELDS = list(B.BLOCK_FIELDS)

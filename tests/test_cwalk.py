@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from extractor import blocks as B
 from extractor import speedups as S
-from extractor.decode import decode_html
+from extractor.core import blocks as B
+from extractor.core.decode import decode_html
 from extractor.evaluation.corpus import iter_corpus
 
 FIELDS = list(B.BLOCK_FIELDS)
@@ -135,8 +135,8 @@ def test_random_trees_give_the_same_blocks(fragment: str) -> None:
 @needs_compiled
 @pytest.mark.parametrize("mode", ["binary", "count", "sqrt"])
 def test_compiled_vectors_equal_block_vector(corpus_root: Path, mode: str) -> None:
-    from extractor.features import block_vector
-    from extractor.options import DEFAULT
+    from extractor.core.features import block_vector
+    from extractor.core.options import DEFAULT
 
     options = DEFAULT.but(tag_weight=mode, tag_scale=0.7)
     site = next(iter_corpus(corpus_root, ["dragnet"]))
@@ -180,7 +180,7 @@ def test_corpus_xpaths_are_what_lxml_getpath_writes(corpus_root: Path) -> None:
 
 @pytest.mark.parametrize("mode", ["attribute", "tokens"])
 def test_identifier_assignment_follows_the_papers_rule(corpus_root: Path, mode: str) -> None:
-    from extractor.identifiers import (
+    from extractor.separation.identifiers import (
         DEFAULT_IDENTIFIER,
         assign_identifiers,
         once_identifiers,
@@ -289,10 +289,11 @@ def test_link_text_characters_counted_as_the_stripped_text(text: str) -> None:
 
 @needs_compiled
 def test_compiled_tree_passes_and_matching_equal_python(corpus_root: Path) -> None:
-    from extractor import DEFAULT, Page, matching, speedups, treepasses
-    from extractor.blocks import HEADINGS
-    from extractor.method import classify, read_set
-    from extractor.roles import BOILERPLATE, COMMENT, POST
+    from extractor import DEFAULT, Page, speedups
+    from extractor.core import matching, treepasses
+    from extractor.core.blocks import HEADINGS
+    from extractor.core.roles import BOILERPLATE, COMMENT, POST
+    from extractor.separation.method import classify, read_set
 
     checked = 0
     for site in list(iter_corpus(corpus_root))[::4]:
@@ -319,10 +320,11 @@ def test_compiled_tree_passes_and_matching_equal_python(corpus_root: Path) -> No
 def test_inside_small_ancestors_is_every_block_under_a_small_ancestor(corpus_root: Path) -> None:
     """The shortcut the story-box and recurring-line steps take equals the walk it replaced: every
     block whose subtree-of-an-ancestor (or its own) of at most ``limit`` blocks holds an asked block."""
-    from extractor import DEFAULT, Page, speedups, treepasses
-    from extractor.evidence import role_indices
-    from extractor.method import classify, read_set
-    from extractor.roles import COMMENT
+    from extractor import DEFAULT, Page, speedups
+    from extractor.comments.evidence import role_indices
+    from extractor.core import treepasses
+    from extractor.core.roles import COMMENT
+    from extractor.separation.method import classify, read_set
 
     checked = 0
     for site in list(iter_corpus(corpus_root))[::3]:
@@ -348,7 +350,7 @@ def test_block_results_read_as_the_list_they_stand_for() -> None:
     import pickle
 
     from extractor import Page, extract_site
-    from extractor.method import BlockResult
+    from extractor.separation.method import BlockResult
 
     page = extract_site([Page(None, b"<body><div id=nav>Home</div><p>Post one</p><p>Two</p></body>")])[0]
     made = list(page.blocks)

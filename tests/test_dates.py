@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from extractor import dates
-from extractor.dates import date_match, is_dated, parse_date, read_date, relative_match
+from extractor.core import dates
+from extractor.core.dates import date_match, is_dated, parse_date, read_date, relative_match
 
 
 @pytest.mark.parametrize(

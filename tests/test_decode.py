@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from extractor.decode import decode_html, header_value
+from extractor.core.decode import decode_html, header_value
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from extractor import Page, extract_site, learn_profile
-from extractor.charsets import guess_cjk, script_mix
-from extractor.decode import decode_html
+from extractor.core.charsets import guess_cjk, script_mix
+from extractor.core.decode import decode_html
 
 JA_SHORT = "文字コードの宣言がない記事。"
 JA = (

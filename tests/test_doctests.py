@@ -10,8 +10,9 @@ import pytest
 
 import extractor
 
+# sub-packages included (core, comments, separation, evaluation, report, archives)
 MODULES = sorted(
-    m.name for m in pkgutil.iter_modules(extractor.__path__, "extractor.") if m.name.split(".")[-1] not in ("__main__",)
+    m.name for m in pkgutil.walk_packages(extractor.__path__, "extractor.") if m.name.split(".")[-1] != "__main__"
 )
 
 

@@ -1,4 +1,4 @@
-"""Issue 20: independent evidence that a region holds reader comments (extractor/evidence.py)."""
+"""Issue 20: independent evidence that a region holds reader comments (extractor/comments/evidence.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ import sys
 from pathlib import Path
 
 from extractor import DEFAULT, PAPER, Page, extract_site, learn_profile
-from extractor.blocks import parse_blocks
-from extractor.evidence import (
+from extractor.comments.evidence import (
     AUTHOR_LINES,
     DATED_UNITS,
     FALLBACK,
@@ -22,6 +21,7 @@ from extractor.evidence import (
     veto,
     vocabulary_token,
 )
+from extractor.core.blocks import parse_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 

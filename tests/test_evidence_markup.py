@@ -1,4 +1,4 @@
-"""Issue 20: comment evidence from markup the dev corpus lacks or misread (extractor/evidence.py):
+"""Issue 20: comment evidence from markup the dev corpus lacks or misread (extractor/comments/evidence.py):
 aria-label and microdata, alternating WordPress unit classes, unlike boxes that share a layout
 class, undated server-rendered Disqus lists, and sets in which every page has a single comment."""
 
@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 
 from extractor import DEFAULT, Page, extract_site
-from extractor.blocks import BLOCK_FIELDS, parse_blocks
-from extractor.evidence import (
+from extractor.comments.evidence import (
     DATED_UNITS,
     FALLBACK,
     NUMBERED_UNITS,
@@ -16,8 +15,9 @@ from extractor.evidence import (
     comment_evidence,
     label_names_comments,
 )
-from extractor.method import NO_COMMENTS, PAGE_EVIDENCE
-from extractor.profile import extract_and_learn
+from extractor.core.blocks import BLOCK_FIELDS, parse_blocks
+from extractor.separation.method import NO_COMMENTS, PAGE_EVIDENCE
+from extractor.separation.profile import extract_and_learn
 
 TOPICS = ["gardening", "cycling", "baking", "astronomy", "woodwork", "sailing"]
 NAMES = ["Ann Lee", "Bob Marsh", "Chloe Dunn", "Dev Patel"]

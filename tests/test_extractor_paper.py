@@ -15,18 +15,18 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from extractor import DEFAULT, PAPER, Page, extract_site
-from extractor.blocks import BLOCK_TAGS, parse_blocks, parse_html
-from extractor.features import block_vector
-from extractor.identifiers import (
+from extractor.core.blocks import BLOCK_TAGS, parse_blocks, parse_html
+from extractor.core.features import block_vector
+from extractor.core.matching import Vector, cosine, similar, unique_blocks, unique_blocks_bruteforce
+from extractor.core.options import Options
+from extractor.core.roles import BOILERPLATE, COMMENT, POST
+from extractor.separation.identifiers import (
     DEFAULT_IDENTIFIER,
     assign_identifiers,
     candidates,
     eligible_identifiers,
 )
-from extractor.matching import Vector, cosine, similar, unique_blocks, unique_blocks_bruteforce
-from extractor.options import Options
-from extractor.roles import BOILERPLATE, COMMENT, POST
-from extractor.separate import post_identifiers_every_page, reextract, separate_roles
+from extractor.separation.separate import post_identifiers_every_page, reextract, separate_roles
 
 # ---------------------------------------------------------------- 2009 Fig. 2: five blocks
 
@@ -160,7 +160,7 @@ def test_block_xpaths_resolve_to_their_element(trees):
 
 
 def test_block_xpaths_resolve_on_corpus_pages(corpus_root):
-    from extractor.decode import decode_html
+    from extractor.core.decode import decode_html
 
     pages = sorted(corpus_root.glob("*/*/pages"))
     assert len(pages) > 30

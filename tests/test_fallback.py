@@ -87,8 +87,8 @@ def test_the_fallback_does_not_depend_on_the_string_hash_seed(corpus_root: Path)
 
 def test_alternating_classes_do_not_split_the_vote() -> None:
     # one page's top-level comments are all "odd alt", another's "even": the kind is li.comment
-    from extractor.fallback import _vote
-    from extractor.units import UnitSignature
+    from extractor.comments.fallback import _vote
+    from extractor.comments.units import UnitSignature
 
     page_a = [(UnitSignature("li", frozenset({"comment", "odd", "alt", "depth-1"})), [3, 9])]
     page_b = [(UnitSignature("li", frozenset({"comment", "even", "depth-1"})), [4, 8, 12])]
@@ -193,8 +193,8 @@ def test_a_profile_reads_comment_feeds_only_when_a_set_would(corpus_root: Path) 
 
 
 def test_date_lines_answer_as_the_page_wide_flags_testing_only_what_is_asked(monkeypatch) -> None:
-    import extractor.units as U
-    from extractor.blocks import parse_blocks
+    import extractor.comments.units as U
+    from extractor.core.blocks import parse_blocks
 
     blocks = parse_blocks(
         "<body><nav><li>May 3, 2012</li></nav><ol><li><p>Ann</p><p>June 9, 2026 at 6:12 am</p></li>"
@@ -215,8 +215,8 @@ def test_date_lines_answer_as_the_page_wide_flags_testing_only_what_is_asked(mon
 
 
 def test_date_lines_equal_the_page_wide_flags_on_corpus_pages(corpus_root) -> None:
-    from extractor.blocks import parse_blocks
-    from extractor.units import DateLines, dated_flags, subtree_sums
+    from extractor.comments.units import DateLines, dated_flags, subtree_sums
+    from extractor.core.blocks import parse_blocks
 
     site = next(iter_corpus(corpus_root, ["wordpress"], ["tt21"]))
     for path in site.page_files()[:6]:
@@ -230,7 +230,7 @@ def test_date_lines_equal_the_page_wide_flags_on_corpus_pages(corpus_root) -> No
 
 @given(st.lists(st.booleans(), max_size=12), st.sampled_from([0.25, 0.5, 0.6, 0.8, 1.0]))
 def test_share_holds_is_the_share_test_stopping_early(flags, share) -> None:
-    from extractor.units import share_holds
+    from extractor.comments.units import share_holds
 
     asked: list[int] = []
     test = lambda k: asked.append(k) or flags[k]  # noqa: E731

@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 
 from extractor import DEFAULT, PAPER, Page, extract_site
-from extractor.hygiene import clean_text
+from extractor.core.hygiene import clean_text
 
 SOFT = "\u00ad"
 INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"

@@ -137,3 +137,62 @@ def test_the_checker_sees_upward_imports(package: str, module: str, source: str,
 def test_the_checker_finds_a_cycle() -> None:
     assert cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert cycle({"a": {"b"}, "b": set(), "c": {"a", "b"}}) is None
+
+
+# Inside extractor/ the rooms are layered too: the shared words (core) under the seam that chooses
+# compiled passes (speedups) under the comment wing (comments) under the method (separation), with
+# the commands, evaluation, report and archives on top. docs/house.md maps them.
+EXTRACTOR_ROOMS = {"core": 0, "speedups": 1, "comments": 2, "separation": 3, "outer": 4}
+
+
+def extractor_room(module: str) -> str:
+    """The room of a dotted name inside extractor (a module, or a name imported from one)."""
+    parts = module.split(".")
+    if len(parts) > 1 and parts[1] in ("core", "comments", "separation"):
+        return parts[1]
+    if len(parts) > 1 and (parts[1] in ("speedups", "_compiled") or parts[1].startswith("_c")):
+        return "speedups"
+    return "outer"
+
+
+def extractor_violations(module: str, source: str, is_package: bool = False) -> list[str]:
+    """Imports of an extractor module that go up from its room (``from ..separation import x`` in comments)."""
+    package = module.split(".") if is_package else module.split(".")[:-1]
+    room = extractor_room(module)
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            start = ".".join(base + ([node.module] if node.module else []))
+            targets = [f"{start}.{alias.name}" for alias in node.names]
+        for target in targets:
+            if target.split(".")[0] != "extractor":
+                continue
+            if EXTRACTOR_ROOMS[extractor_room(target)] > EXTRACTOR_ROOMS[room]:
+                out.append(f"{module}:{node.lineno} imports {target} ({room} is below {extractor_room(target)})")
+    return out
+
+
+def test_extractor_rooms_import_one_way() -> None:
+    found = [(m, p) for package, m, p in modules() if package == "extractor"]
+    assert {extractor_room(m) for m, _p in found} == set(EXTRACTOR_ROOMS)
+    bad = [v for m, p in found for v in extractor_violations(m, p.read_text("utf-8"), p.name == "__init__.py")]
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize(
+    ("module", "source", "expected"),
+    [
+        ("extractor.comments.units", "from ..separation.method import Page", ["extractor.comments.units:1"]),
+        ("extractor.core.blocks", "from .. import speedups", ["extractor.core.blocks:1"]),
+        ("extractor.core.blocks", "def f():\n    from extractor.comments import units", ["extractor.core.blocks:2"]),
+        ("extractor.comments.units", "from .. import speedups\nfrom ..core.blocks import Block\nfrom . import x", []),
+        ("extractor.separation.steps", "from ..comments.evidence import SET\nimport lxml", []),
+        ("extractor.speedups", "from .core import blocks\nfrom . import _cblock", []),
+    ],
+)
+def test_the_checker_sees_imports_up_between_extractor_rooms(module: str, source: str, expected: list[str]) -> None:
+    assert [v.split(" imports", 1)[0] for v in extractor_violations(module, source)] == expected

@@ -7,10 +7,11 @@ import math
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from extractor import DEFAULT, PAPER, Page, extract_site, matching
-from extractor.blocks import parse_blocks
-from extractor.features import block_vector
-from extractor.matching import (
+from extractor import DEFAULT, PAPER, Page, extract_site
+from extractor.core import matching
+from extractor.core.blocks import parse_blocks
+from extractor.core.features import block_vector
+from extractor.core.matching import (
     DistinctVectors,
     FingerprintIndex,
     Vector,

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from test_store_schema import NOW, add_page
 
-from extractor.records import CommentRecord
-from extractor.tokens import tokenize
+from extractor.comments.records import CommentRecord
+from extractor.core.tokens import tokenize
 from jobs.commentfeeds import parse_comment_feed
 from store import open_store
 from store.clock import to_iso

@@ -8,7 +8,7 @@ import random
 
 from test_store_schema import NOW, add_page
 
-from extractor.records import CommentRecord
+from extractor.comments.records import CommentRecord
 from store import open_store
 from store.comments import Observation, comment_dicts, fingerprint, merge, refresh_article, upsert
 from store.sqlite import Store

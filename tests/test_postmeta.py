@@ -1,4 +1,5 @@
-"""D18 (issue 30, item 5): a date alone between the post's title and its body is metadata (extractor/postmeta.py).
+"""D18 (issue 30, item 5): a date alone between the post's title and its body is metadata
+(extractor/comments/postmeta.py).
 
 Cocoon prints the post's date ("2026.10.04") as a line of its own above the body: unique per page,
 so step 4 kept it as post text. A byline with words ("By Ann Lee, November 15, 2026") stays: Dragnet's
@@ -10,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from extractor import DEFAULT, PAPER, Page, extract_site
-from extractor.postmeta import byline
+from extractor.comments.postmeta import byline
 
 NAV = "<div id=nav><a href=/>ホーム</a> <a href=/about>About</a></div>"
 TOPICS = ["gardening", "cycling", "baking", "astronomy", "woodwork"]

@@ -11,8 +11,8 @@ import pytest
 from garden_blog import COMMENTS, POSTS, blog_page
 
 from extractor import DEFAULT, PAPER, Page, SiteProfile, extract_and_learn, extract_site, learn_profile
+from extractor.core.tokens import tokenize
 from extractor.evaluation.corpus import iter_corpus
-from extractor.tokens import tokenize
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from extractor import DEFAULT, Page, extract_site
-from extractor.authors import cut_bylines, shared_affixes, shared_note
+from extractor.comments.authors import cut_bylines, shared_affixes, shared_note
+from extractor.comments.records import CommentRecord, SlotKinds, _author
 from extractor.evaluation.scoring import _align
-from extractor.records import CommentRecord, SlotKinds, _author
 
 WORDS = ["harbour", "lantern", "orchard", "violin", "meadow", "pepper", "thunder", "ladder", "candle", "river"]
 NAMES = ["Hannah Becker", "Daniel Marsh", "Liam Carter", "Priya Shah", "Tom", "Grace Liu"]

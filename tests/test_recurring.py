@@ -1,4 +1,5 @@
-"""D17 (issue 30, item 5): lines a few posts share inside their post regions stay post (extractor/recurring.py).
+"""D17 (issue 30, item 5): lines a few posts share inside their post regions stay post
+(extractor/separation/recurring.py).
 
 Step 4 drops a line that another page also has. A sub-heading two posts share ("はじめに"), a closing
 line the author repeats ("Start before you feel ready."), a caption: inside the post they are post,

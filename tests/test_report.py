@@ -9,9 +9,9 @@ import pytest
 from lxml import etree
 
 from extractor import DEFAULT, Page, PageExtraction, extract_site
-from extractor.blocks import parse_html
 from extractor.cli import main
-from extractor.method import BlockResult
+from extractor.core.blocks import parse_html
+from extractor.core.roles import BOILERPLATE, COMMENT, POST
 from extractor.report.build import (
     NOTE_NOT_FOUND,
     ROLES,
@@ -27,7 +27,7 @@ from extractor.report.build import (
     write_report,
 )
 from extractor.report.render import CSP, display_url, indexed_path, paint_page, safe_link, sanitize_css
-from extractor.roles import BOILERPLATE, COMMENT, POST
+from extractor.separation.method import BlockResult
 
 HOSTILE = b"""<!DOCTYPE html><html><head>
 <base href="http://evil.example/">

@@ -24,9 +24,9 @@ import pytest
 from lxml import etree
 
 from extractor import DEFAULT, Page, extract_site
+from extractor.core.roles import COMMENT, POST
 from extractor.report.build import ReportSite, page_file, sites_from_corpus, write_report
 from extractor.report.render import COMMENT_COLOUR, POST_COLOUR, paint_page
-from extractor.roles import COMMENT, POST
 
 pytestmark = pytest.mark.slow
 

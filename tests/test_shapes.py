@@ -1,4 +1,4 @@
-"""D16 (issue 30, item 1): per-page boxes of news sites have no comment's shape (extractor/shapes.py).
+"""D16 (issue 30, item 1): per-page boxes of news sites have no comment's shape (extractor/comments/shapes.py).
 
 Each kind of box is taken for comments on unseen news sites: it is unique to its page and sits where
 comment vocabulary or a dated list vouches for it. A comment has a body; these boxes have a count,
@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 
 from extractor import DEFAULT, Page, PageExtraction, extract_site
-from extractor.blocks import parse_blocks
-from extractor.roles import BOILERPLATE, COMMENT
-from extractor.shapes import drop_link_boxes, drop_shapeless, drop_story_boxes, shapeless_line
+from extractor.comments.shapes import drop_link_boxes, drop_shapeless, drop_story_boxes, shapeless_line
+from extractor.core.blocks import parse_blocks
+from extractor.core.roles import BOILERPLATE, COMMENT
 
 BOXES = {
     "comment-count link": '<div class="comments-box"><a href="#comments">Comments (14)</a></div>',

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from extractor import DEFAULT, Page, extract_site
-from extractor.blocks import parse_blocks
 from extractor.cli import main
-from extractor.roles import BOILERPLATE, COMMENT, POST
-from extractor.single_page import (
+from extractor.core.blocks import parse_blocks
+from extractor.core.roles import BOILERPLATE, COMMENT, POST
+from extractor.separation.single_page import (
     SINGLE_PAGE_STEPS,
     cell_weight,
     comment_forms,

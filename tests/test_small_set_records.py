@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from extractor import DEFAULT, Page, extract_site
-from extractor.blocks import parse_blocks
-from extractor.lone_records import loose_record, not_comment_text
-from extractor.roles import BOILERPLATE, COMMENT
+from extractor.comments.lone_records import loose_record, not_comment_text
+from extractor.core.blocks import parse_blocks
+from extractor.core.roles import BOILERPLATE, COMMENT
 from farm import render
 from farm.generated import BlogOptions, GeneratedArticle, GeneratedBlog
 

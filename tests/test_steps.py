@@ -1,10 +1,10 @@
-"""The named steps of extractor/steps.py that a set (method.classify) and a site profile share."""
+"""The named steps of extractor/separation/steps.py that a set (method.classify) and a site profile share."""
 
 from __future__ import annotations
 
 from extractor import DEFAULT, PAPER, Page, extract_site, learn_profile
-from extractor.method import classify, read_set
-from extractor.steps import (
+from extractor.separation.method import classify, read_set
+from extractor.separation.steps import (
     NO_COMMENTS,
     drop_link_dense,
     drop_metadata,

@@ -60,7 +60,7 @@ def add_page(store: Store, url: str, body: bytes, *, kind: str = "first", at: fl
 
 def add_extraction(store: Store, snapshot: int, url: str, post: str, comments: list[tuple[str, str]]) -> None:
     """An extraction row as the jobs write it: (text, author) comments."""
-    from extractor.records import CommentRecord
+    from extractor.comments.records import CommentRecord
 
     records = [CommentRecord(text=t, author=a, position=i) for i, (t, a) in enumerate(comments)]
     items = comment_dicts(records)

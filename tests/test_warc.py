@@ -22,7 +22,7 @@ from warcio.warcwriter import WARCWriter
 from crawler.items import PageItem
 from extractor.archives.warc import ArchiveIndex, read_capture
 from extractor.archives.warcsites import group_sites
-from extractor.sitekeys import default_site_name
+from extractor.core.sitekeys import default_site_name
 from farm import BlogFarm
 from pipelines.warcpipeline import WarcPipeline
 

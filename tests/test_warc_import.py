@@ -21,7 +21,7 @@ from warcio.archiveiterator import ArchiveIterator
 from extractor.archives.warc import ArchiveIndex, CaptureReader
 from extractor.archives.warccli import CommentFeeds
 from extractor.archives.warcsites import group_sites
-from extractor.sitekeys import default_site_name
+from extractor.core.sitekeys import default_site_name
 from farm import BlogFarm
 from jobs import extraction
 from jobs.warcimport import import_archives, plan_import, store_file

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 import feedparser
 from w3lib.url import canonicalize_url
 
-from extractor.commentfeed import strip_internal_subset
+from extractor.comments.commentfeed import strip_internal_subset
 
 
 @dataclass(slots=True)

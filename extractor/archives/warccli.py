@@ -8,7 +8,7 @@ article joins a set, in publication order (from the archive's feeds; else URL), 
 time as the crawl's batches: each set is extracted as one and teaches the site's profile, and the
 later captures (re-fetches) are extracted with the newest profile. One site's pages are in memory
 at a time. An article's comment feed in the archive is evidence for its pages, as in the crawl and
-`scrapy import-warc`: its entries dated no later than a page's capture (extractor.commentfeed).
+`scrapy import-warc`: its entries dated no later than a page's capture (extractor.comments.commentfeed).
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from typing import Any
 from extractor.archives.feedlinks import url_key
 from extractor.archives.warc import ArchiveIndex, CaptureReader, PageCapture, ReadTally
 from extractor.archives.warcsites import comment_feeds_by_article, feed_entries, group_sites
-from extractor.commentfeed import feed_texts_until, parse_comment_feed
-from extractor.method import Page, PageExtraction
-from extractor.profile import SiteProfile, extract_and_learn
+from extractor.comments.commentfeed import feed_texts_until, parse_comment_feed
+from extractor.separation.method import Page, PageExtraction
+from extractor.separation.profile import SiteProfile, extract_and_learn
 
 
 def _row(site: str, page: PageCapture, result: PageExtraction) -> dict[str, object]:

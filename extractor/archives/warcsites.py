@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 from extractor.archives.feedlinks import FeedEntryLink, url_key
 from extractor.archives.warc import ArchiveIndex, FeedCapture, PageCapture
-from extractor.sitekeys import default_site_name, site_root_segments
+from extractor.core.sitekeys import default_site_name, site_root_segments
 
 TEMPLATE_KIND = "template"  # the metadata kind of a template page (jobs.warcwriter writes it)
 
@@ -72,7 +72,7 @@ def is_listing(key: str, roots: set[str]) -> bool:
 def group_sites(index: ArchiveIndex) -> dict[str, list[PageCapture]]:
     """Each page's site and article key, and the pages by site (oldest capture first). See docs:
     a note written by the export wins; else the site of the first site feed listing the page (feeds
-    are named as the crawl names them, extractor.sitekeys); else the site whose root (a feed's
+    are named as the crawl names them, extractor.core.sitekeys); else the site whose root (a feed's
     URL without its feed-ish tail) is the longest prefix of the page's URL on its host; else the
     host (with its port) is the site. Listing pages (is_listing) that no feed entry names are left
     out (counted in `index.tally.listings`), as the crawl fetches articles only."""

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from extractor.tokens import tokenize
+from extractor.core.tokens import tokenize
 
 COUNT_FIELDS = [
     "post_tp",

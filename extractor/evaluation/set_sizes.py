@@ -22,9 +22,9 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from extractor.core.options import Options
 from extractor.evaluation.scoring import SiteScore, macro
-from extractor.method import Page, PageExtraction, extract_site
-from extractor.options import Options
+from extractor.separation.method import Page, PageExtraction, extract_site
 
 
 @dataclass(frozen=True, slots=True)

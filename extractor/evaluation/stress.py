@@ -30,10 +30,10 @@ from collections.abc import Callable, Sequence
 from multiprocessing import Pool
 
 from extractor.cli import FOLD_SOURCE, as_crawl, fold_label, fold_of
+from extractor.core.options import DEFAULT
 from extractor.evaluation.corpus import CorpusSite, iter_corpus
 from extractor.evaluation.scoring import Counts, SiteScore, macro, metrics, pooled, score_page
-from extractor.method import Page, PageExtraction, extract_site
-from extractor.options import DEFAULT
+from extractor.separation.method import Page, PageExtraction, extract_site
 
 MODES = ("single", "commented", "commented-as-crawl", "subsets", "container-per-page")
 # the old name of commented-as-crawl, still accepted

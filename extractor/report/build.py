@@ -21,11 +21,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from extractor.core.options import Options
+from extractor.core.roles import BOILERPLATE, COMMENT, POST
 from extractor.evaluation.corpus import iter_corpus
-from extractor.method import BlockResult, Page, PageExtraction, extract_site
-from extractor.options import Options
 from extractor.report.render import CSP, display_url, document_title, paint_page, safe_link
-from extractor.roles import BOILERPLATE, COMMENT, POST
+from extractor.separation.method import BlockResult, Page, PageExtraction, extract_site
 
 ROLES: tuple[str, ...] = (POST, COMMENT, BOILERPLATE)
 
@@ -151,7 +151,7 @@ MAX_GAP = 4  # other blocks (an edit link, a quote's credit) allowed between two
 def comment_blocks(blocks: Sequence[BlockResult], texts: Sequence[str]) -> tuple[set[int], int]:
     """Positions of the blocks holding the comments' text, and how many comments were not found.
 
-    >>> from extractor.method import BlockResult
+    >>> from extractor.separation.method import BlockResult
     >>> blocks = [BlockResult(i, "p", f"/p[{i}]", "p", r, t) for i, (r, t) in enumerate(
     ...     [("post", "Thanks!"), ("comment", "Ann says:"), ("boilerplate", "Thanks!"), ("comment", "Bob")])]
     >>> comment_blocks(blocks, ["Thanks!", "Nobody wrote this"])

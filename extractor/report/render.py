@@ -27,10 +27,10 @@ from urllib.parse import quote, urljoin
 
 from lxml import etree
 
-from extractor.blocks import parse_html
-from extractor.decode import decode_html
-from extractor.method import MAX_PAGE_BYTES, BlockResult, Page, PageExtraction
-from extractor.roles import BOILERPLATE, COMMENT, POST
+from extractor.core.blocks import parse_html
+from extractor.core.decode import decode_html
+from extractor.core.roles import BOILERPLATE, COMMENT, POST
+from extractor.separation.method import MAX_PAGE_BYTES, BlockResult, Page, PageExtraction
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'"
 # Unique outline colours, so a screenshot can be checked pixel by pixel.

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .blocks import HEADINGS, Block
+from ..core.blocks import HEADINGS, Block
+from ..core.roles import COMMENT
 from .comment_words import author_line, comment_heading, comment_notice, signed_line
 from .records import CommentRecord, single_unit_records, split_comments
-from .roles import COMMENT
 
 
 def set_records(pages: Sequence[Sequence[Block]], roles: Sequence[Sequence[str]]) -> list[list[CommentRecord]]:

@@ -16,15 +16,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from . import speedups
-from .blocks import Block
-from .evidence import SET, SINGLE_PAGE
-from .fallback import Fallback
-from .lone_records import set_records
-from .matching import Vector, group_vectors
-from .options import Options
-from .records import CommentRecord, single_unit_records, split_comments
-from .roles import BOILERPLATE, COMMENT
+from .. import speedups
+from ..comments.evidence import SET, SINGLE_PAGE
+from ..comments.fallback import Fallback
+from ..comments.lone_records import set_records
+from ..comments.records import CommentRecord, single_unit_records, split_comments
+from ..core.blocks import Block
+from ..core.matching import Vector, group_vectors
+from ..core.options import Options
+from ..core.roles import BOILERPLATE, COMMENT
 from .steps import (
     ONE_PAGE_SET,
     Content,

@@ -22,13 +22,17 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 
-from . import speedups
-from .blocks import Block
+from .. import speedups
+from ..comments.evidence import PROFILE
+from ..comments.fallback import Fallback, dated_comment_region
+from ..comments.records import CommentLayout, learn_layout, single_unit_records, split_comments
+from ..comments.units import UnitSignature
+from ..core.blocks import Block
+from ..core.matching import DistinctVectors, FingerprintIndex, Vector
+from ..core.options import DEFAULT, Options
+from ..core.roles import COMMENT, POST
 from .context import PageRecords, Pages
-from .evidence import PROFILE
-from .fallback import Fallback, dated_comment_region
 from .identifiers import assign_identifiers, once_identifiers, page_candidates
-from .matching import DistinctVectors, FingerprintIndex, Vector
 from .method import (
     Page,
     PageExtraction,
@@ -43,10 +47,7 @@ from .method import (
     set_context,
     site_encoding,
 )
-from .options import DEFAULT, Options
-from .records import CommentLayout, learn_layout, single_unit_records, split_comments
 from .robust import METADATA_MAX_CHARS
-from .roles import COMMENT, POST
 from .steps import (
     Content,
     Decision,
@@ -56,7 +57,6 @@ from .steps import (
     feed_comment_region,
     keep_post_links,
 )
-from .units import UnitSignature
 
 PROFILE_FORMAT = 1
 _READ_CACHE_LIMIT = 50_000

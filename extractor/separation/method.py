@@ -17,20 +17,20 @@ from dataclasses import dataclass, field, replace
 from os.path import commonpath
 from typing import Any, NamedTuple
 
-from .blocks import Block
+from ..comments.evidence import FALLBACK, SET, SINGLE_PAGE, Evidence, confidence
+from ..comments.fallback import Fallback
+from ..comments.postmeta import post_author, published
+from ..comments.records import CommentRecord
+from ..core.blocks import Block
+from ..core.decode import decode_html
+from ..core.hygiene import clean_text
+from ..core.matching import Vector
+from ..core.options import DEFAULT, Options
+from ..core.roles import BOILERPLATE, COMMENT, POST
+from ..speedups import block_vectors, parse_blocks
 from .context import Context, SetOfPages
-from .decode import decode_html
-from .evidence import FALLBACK, SET, SINGLE_PAGE, Evidence, confidence
-from .fallback import Fallback
-from .hygiene import clean_text
 from .identifiers import DEFAULT_IDENTIFIER
-from .matching import Vector
-from .options import DEFAULT, Options
-from .postmeta import post_author, published
-from .records import CommentRecord
-from .roles import BOILERPLATE, COMMENT, POST
 from .single_page import single_page_steps
-from .speedups import block_vectors, parse_blocks
 from .steps import (
     NO_COMMENTS,
     PAGE_EVIDENCE,
@@ -92,7 +92,7 @@ class BlockResults(Sequence[BlockResult]):
     """A page's blocks as reported, made on first use: most callers read only the post and the
     comments, and making a result per block was a tenth of profile extraction.
 
-    >>> from extractor.blocks import parse_blocks
+    >>> from extractor.core.blocks import parse_blocks
     >>> blocks = parse_blocks("<p>Hello</p>")
     >>> results = BlockResults(blocks, ["post"] * len(blocks), ["body"] * len(blocks))
     >>> results[-1].text, results[-1].role

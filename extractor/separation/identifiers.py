@@ -1,6 +1,6 @@
 """Step 6: block identifiers (Yoshida, Inui & Yamamoto 2013, §3.5).
 
-    >>> from extractor.blocks import parse_blocks
+    >>> from extractor.core.blocks import parse_blocks
     >>> pages = [parse_blocks('<div id="a"><p>x</p></div><div class="c"></div>')] * 2
     >>> eligible = eligible_identifiers(pages, "attribute")
     >>> sorted(eligible)
@@ -26,8 +26,8 @@ from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from itertools import chain
 
-from .blocks import Block
-from .options import ClassMode
+from ..core.blocks import Block
+from ..core.options import ClassMode
 
 DEFAULT_IDENTIFIER = "_default"
 

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .blocks import HEADINGS, Block
-from .roles import BOILERPLATE, COMMENT, POST
+from ..core.blocks import HEADINGS, Block
+from ..core.roles import BOILERPLATE, COMMENT, POST
 
 # A line shorter than this (characters) weighs against the region it sits in: labels, counts, dates.
 SHORT_LINE_CHARS = 40

@@ -29,12 +29,12 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from ..core.blocks import HEADINGS, Block
+from ..core.dates import date_match, read_date, relative_match
+from ..core.roles import COMMENT, POST
 from .authors import cut_bylines, shared_affixes, shared_note
-from .blocks import HEADINGS, Block
 from .comment_words import author_line, labelled_name, signed_line
-from .dates import date_match, read_date, relative_match
 from .replies import split_replies, units_with_replies
-from .roles import COMMENT, POST
 from .units import (
     SHORT_SLOT_CHARS,
     DateLines,

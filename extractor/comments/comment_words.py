@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .blocks import HEADINGS, Block
+from ..core.blocks import HEADINGS, Block
 
 # Id/class tokens naming a comment section or a comment. Tokens that count or link to comments
 # from a post's byline ("comment-count", "comments-link") or report whether comments are open

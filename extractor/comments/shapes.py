@@ -26,13 +26,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .blocks import HEADINGS, Block
+from ..core.blocks import HEADINGS, Block
+from ..core.dates import is_dated
+from ..core.roles import BOILERPLATE, COMMENT
+from ..core.treepasses import inside_small_ancestors
 from .comment_words import author_line, comment_heading, signed_line
-from .dates import is_dated
 from .evidence import LONE_UNIT_MAX_BLOCKS, UNIT_MAX_BLOCKS, role_indices
 from .postmeta import date_only
-from .roles import BOILERPLATE, COMMENT
-from .treepasses import inside_small_ancestors
 from .units import subtree_sums
 
 # A comment count, as a byline or a link prints it: "Comments (14)", "203 comments", "14 Replies".

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .blocks import Block
-from .roles import BOILERPLATE, COMMENT, POST
+from ..core.blocks import Block
+from ..core.roles import BOILERPLATE, COMMENT, POST
 
 
 def reextract(

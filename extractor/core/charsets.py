@@ -1,6 +1,6 @@
 """Which legacy encoding undeclared bytes are in: strict decodes, ranked by how plausible their text is.
 
-    >>> from extractor.charsets import guess_cjk
+    >>> from extractor.core.charsets import guess_cjk
     >>> guess_cjk("文字コードの宣言がない記事。".encode("euc_jp"))
     'euc_jp'
 

@@ -1,7 +1,7 @@
 """Step 3: a block's feature vector (ExtractUniqueBlock 2009 §3.2.3).
 
->>> from extractor.blocks import parse_blocks
->>> from extractor.options import PAPER
+>>> from extractor.core.blocks import parse_blocks
+>>> from extractor.core.options import PAPER
 >>> block_vector(parse_blocks("<p>Hi<br>there</p>")[1], PAPER).weights
 {'\\n<p': 1.0, '\\n<br': 1.0, 'hi': 1, 'there': 1}
 """

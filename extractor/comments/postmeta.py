@@ -24,10 +24,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .blocks import Block
-from .dates import date_match, read_date
+from ..core.blocks import Block
+from ..core.dates import date_match, read_date
+from ..core.roles import BOILERPLATE, POST
 from .evidence import role_indices
-from .roles import BOILERPLATE, POST
 
 # A date alone is short ("September 17, 2026", "2026年11月15日"); a body paragraph is long.
 DATE_ONLY_MAX_CHARS = 20

@@ -1,6 +1,6 @@
 """Deviations from the papers that the default options turn on (measured in docs/algorithm.md).
 
->>> from extractor.robust import IdentifierStats
+>>> from extractor.separation.robust import IdentifierStats
 """
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .blocks import HEADINGS, Block
-from .comment_words import vocabulary_token
-from .dates import parse_date
-from .options import Options
-from .roles import BOILERPLATE, COMMENT, POST
+from ..comments.comment_words import vocabulary_token
+from ..core.blocks import HEADINGS, Block
+from ..core.dates import parse_date
+from ..core.options import Options
+from ..core.roles import BOILERPLATE, COMMENT, POST
 from .separate import post_identifiers_every_page
 
 # Thresholds of the robust post identifiers (see docs/algorithm.md): an identifier on at least this share of pages is a

@@ -1,6 +1,6 @@
 """Extraction options: one frozen dataclass, each threshold tied to the paper section it comes from.
 
-    >>> from extractor.options import PAPER, DEFAULT
+    >>> from extractor.core.options import PAPER, DEFAULT
     >>> PAPER.similarity_threshold
     0.9
 

@@ -28,18 +28,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .blocks import Block
-from .evidence import FALLBACK, Evidence, detect_section, role_indices, veto
-from .fallback import Fallback, dated_comment_region, feed_comment_ids, identifier_region, named_section
+from ..comments.evidence import FALLBACK, Evidence, detect_section, role_indices, veto
+from ..comments.fallback import Fallback, dated_comment_region, feed_comment_ids, identifier_region, named_section
+from ..comments.postmeta import post_byline, post_date_line
+from ..comments.shapes import drop_shapeless, drop_story_boxes
+from ..core.blocks import Block
+from ..core.matching import Grouping, Vector, near_duplicate_clusters
+from ..core.options import Options
+from ..core.roles import COMMENT, POST
 from .identifiers import assign_identifiers, eligible_identifiers, once_identifiers, page_candidates, template_outliers
-from .matching import Grouping, Vector, near_duplicate_clusters
-from .options import Options
-from .postmeta import post_byline, post_date_line
 from .recurring import recurring_comment_lines, recurring_post_lines, shared_titles
 from .robust import drop_link_blocks, page_rules, robust_post_identifiers
-from .roles import COMMENT, POST
 from .separate import post_identifiers_every_page, reextract, separate_roles
-from .shapes import drop_shapeless, drop_story_boxes
 
 Pages = Sequence[Sequence[Block]]
 

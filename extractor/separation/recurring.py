@@ -1,7 +1,7 @@
 """Lines a site's posts share: a line inside the post region that recurs on other
 pages only inside their post regions is post.
 
-    >>> from extractor.blocks import parse_blocks
+    >>> from extractor.core.blocks import parse_blocks
     >>> html = "<body><div class=c><p>Post {} text.</p><h2>Introduction</h2></div></body>"
     >>> pages = [parse_blocks(html.format(i)) for i in range(3)]
     >>> roles = [["boilerplate", "boilerplate", "post", "boilerplate"] for _ in pages]
@@ -25,14 +25,14 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import accumulate
 
-from .blocks import Block
-from .comment_words import author_line, labelled_name, signed_line
-from .evidence import role_indices
+from ..comments.comment_words import author_line, labelled_name, signed_line
+from ..comments.evidence import role_indices
+from ..comments.units import date_line
+from ..core.blocks import Block
+from ..core.roles import BOILERPLATE, COMMENT, POST
+from ..core.treepasses import inside_small_ancestors
+from ..speedups import subtree_sums
 from .robust import GAP_TAGS, _title_before_post
-from .roles import BOILERPLATE, COMMENT, POST
-from .speedups import subtree_sums
-from .treepasses import inside_small_ancestors
-from .units import date_line
 
 # A link-dense block is navigation: its text neither counts against a line nor becomes post.
 LINK_DENSITY = 0.5

@@ -1,6 +1,6 @@
 """Comment units: the repeated unit of a page's comment region, found by structure (records.py, steps 1-2).
 
-    >>> from extractor.blocks import parse_blocks
+    >>> from extractor.core.blocks import parse_blocks
     >>> blocks = parse_blocks('<ol><li class="comment"><p>a</p></li><li class="comment"><p>b</p></li></ol>')
     >>> [b.tag for b in unit_groups(blocks, ["comment"] * len(blocks))[0]]
     ['li', 'li']
@@ -17,10 +17,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from .blocks import HEADINGS, Block
-from .dates import is_dated
-from .roles import COMMENT, POST
-from .speedups import children, subtree_sums, text_flags
+from ..core.blocks import HEADINGS, Block
+from ..core.dates import is_dated
+from ..core.roles import COMMENT, POST
+from ..speedups import children, subtree_sums, text_flags
 
 # A slot is "short" (author, date line) below this many characters (median over the set).
 SHORT_SLOT_CHARS = 80
@@ -203,7 +203,7 @@ class DateLines:
     asks about a few subtrees, and stops once it knows enough, need not test a page's every short
     line (``dated_flags`` tests them all). ``holds(k)`` is ``subtree_sums(dated_flags(...))[k] > 0``.
 
-        >>> from extractor.blocks import parse_blocks
+        >>> from extractor.core.blocks import parse_blocks
         >>> lines = DateLines(parse_blocks("<ul><li><p>Ann</p><p>May 2, 2024</p></li><li>Bob</li></ul>"))
         >>> [lines.holds(k) for k in range(1, 5)]
         [True, True, False, True]

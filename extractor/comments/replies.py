@@ -1,7 +1,7 @@
 """Replies inside comment units: each its own unit, with the enclosing unit as its parent.
 
-    >>> from extractor.blocks import parse_blocks
-    >>> from extractor.units import Unit
+    >>> from extractor.core.blocks import parse_blocks
+    >>> from extractor.comments.units import Unit
     >>> blocks = parse_blocks(
     ...     '<ol><li class="comment depth-1"><div class="body"><p>Ann</p><p>May 2, 2024</p><p>Hi</p></div>'
     ...     '<ol><li class="comment depth-2"><div class="body"><p>Bo</p><p>May 3, 2024</p><p>Yes</p></div></li>'
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .blocks import Block
+from ..core.blocks import Block
 from .units import DateLines, Unit, UnitSignature, class_tokens, find_units, text_counts
 
 

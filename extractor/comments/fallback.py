@@ -1,6 +1,6 @@
 """When no page of a set is comment-free: find the comments anyway (2013 §4.7).
 
-    >>> from extractor.fallback import known_comment_region
+    >>> from extractor.comments.fallback import known_comment_region
     >>> known_comment_region([["#post", "#comments"]], [["post", "post"]], {"#comments"})
     [['post', 'comment']]
 
@@ -24,10 +24,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .blocks import Block
+from ..core.blocks import Block
+from ..core.roles import BOILERPLATE, COMMENT, POST
+from ..core.tokens import tokenize
 from .evidence import VOCABULARY, comment_evidence, vocabulary_names
-from .roles import BOILERPLATE, COMMENT, POST
-from .tokens import tokenize
 from .units import (
     SIGNATURE_TOKEN_SHARE,
     DateLines,

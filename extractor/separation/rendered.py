@@ -14,10 +14,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .blocks import HEADINGS, Block
+from ..comments.records import CommentRecord, single_unit_records, split_comments
+from ..core.blocks import HEADINGS, Block
+from ..core.roles import BOILERPLATE, COMMENT, POST
 from .method import Page, read_page
-from .records import CommentRecord, single_unit_records, split_comments
-from .roles import BOILERPLATE, COMMENT, POST
 
 _SEPARATOR = re.compile(r"\s*[•·|]\s*|\n")
 MAX_BYLINE = 80  # a longer "name" is a sentence, not a byline

@@ -1,6 +1,6 @@
 """Evidence that a region of one page holds reader comments, independent of the set.
 
-    >>> from extractor.blocks import parse_blocks
+    >>> from extractor.core.blocks import parse_blocks
     >>> blocks = parse_blocks('<body><p>Post</p><div id="comments"><h3>2 Comments</h3>'
     ...     '<div class="c"><p>Ann</p><p>May 2, 2024</p><p>Nice.</p></div>'
     ...     '<div class="c"><p>Bob</p><p>May 3, 2024</p><p>Thanks.</p></div></div></body>')
@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from functools import partial
 from itertools import compress
 
-from .blocks import HEADINGS, Block
+from ..core.blocks import HEADINGS, Block
+from ..core.roles import BOILERPLATE, COMMENT, POST
 from .comment_words import author_line, comment_heading, label_names_comments, signed_line, vocabulary_token
-from .roles import BOILERPLATE, COMMENT, POST
 from .units import (
     SHORT_SLOT_CHARS,
     DateLines,
@@ -427,7 +427,7 @@ def detect_section(blocks: Sequence[Block], roles: list[str], evidence: Evidence
     dated units, author lines) are comments. For a page with no other page to compare with;
     vocabulary alone, or dated units alone (an archive list, a news ticker), do not suffice.
 
-        >>> from extractor.blocks import parse_blocks
+        >>> from extractor.core.blocks import parse_blocks
         >>> blocks = parse_blocks('<body><p>Post</p><ol class="comments">'
         ...     '<li><p>Ann says:</p><p>May 2, 2024</p><p>Nice.</p></li>'
         ...     '<li><p>Bob says:</p><p>May 3, 2024</p><p>Thanks.</p></li></ol></body>')

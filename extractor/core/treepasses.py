@@ -2,7 +2,7 @@
 lists, subtree sums and text flags, in their Python form. speedups.py chooses this form or the
 compiled one (``_cunits.pyx``, the same results); callers take them from units.py.
 
->>> from extractor.blocks import Block
+>>> from extractor.core.blocks import Block
 >>> page = [Block(0, "div", -1, -1), Block(1, "p", 0, -1, text="Hi")]
 >>> children(page), subtree_sums(text_flags(page), page)
 ([[1], []], [1, 1])

@@ -1,6 +1,6 @@
 """Step 4-5: which blocks occur on only one page of a set (ExtractUniqueBlock 2009 §3.2.4-3.2.5).
 
-    >>> from extractor.matching import Vector, unique_blocks
+    >>> from extractor.core.matching import Vector, unique_blocks
     >>> a, b = Vector({"x": 1.0}), Vector({"x": 1.0, "y": 0.1})
     >>> unique_blocks([[a], [b], [Vector({"z": 1.0})]])
     [[False], [False], [True]]

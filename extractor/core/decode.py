@@ -1,6 +1,6 @@
 """Step 1: bytes to text.
 
-    >>> from extractor.decode import decode_html
+    >>> from extractor.core.decode import decode_html
     >>> decode_html(b"<p>caf\\xc3\\xa9</p>").text
     '<p>café</p>'
 

@@ -1,6 +1,6 @@
 """Steps 2-3: a page as a list of blocks, each with its feature vector.
 
-    >>> from extractor.blocks import parse_blocks
+    >>> from extractor.core.blocks import parse_blocks
     >>> [b.tag for b in parse_blocks("<body><div><p>Hello <b>world</b></p></div></body>")]
     ['body', 'div', 'p']
 
