@@ -96,7 +96,7 @@ def body(block: Block) -> bool:
     return any(len(line.split()) >= BODY_WORDS and not shapeless_line(line) for line in block.text.split("\n"))
 
 
-def drop_shapeless(blocks: Sequence[Block], roles: list[str]) -> list[str]:
+def drop_shapeless(blocks: Sequence[Block], roles: list[str], sizes: Sequence[int] | None = None) -> list[str]:
     """Comment blocks that are only a count, a duration, a number or a dated story title are
     boilerplate, unless a small element around them (at most ``LONE_UNIT_MAX_BLOCKS`` blocks, up to
     three levels up: a comment unit) holds a comment block with a body; a count written as a comment
@@ -109,7 +109,7 @@ def drop_shapeless(blocks: Sequence[Block], roles: list[str]) -> list[str]:
     for k in role_indices(roles, COMMENT):  # comment blocks are few: a page's other blocks never ask
         has_body[k] = int(body(blocks[k]))
     bodies = subtree_sums(has_body, blocks)
-    sizes = subtree_sums([1] * len(blocks), blocks)
+    sizes = sizes if sizes is not None else subtree_sizes(blocks)
     out = list(roles)
     for i in asked:
         node, kept = blocks[i].parent, False
@@ -154,25 +154,36 @@ def story_box_heading(block: Block) -> bool:
     return block.link_density <= 0.5 and _STORY_BOX.match(text) is not None
 
 
+def subtree_sizes(blocks: Sequence[Block]) -> list[int]:
+    """Each block's subtree size, itself included (a subtree is contiguous in preorder)."""
+    return subtree_sums([1] * len(blocks), blocks)
+
+
 def drop_story_boxes(blocks: Sequence[Block], roles: list[str]) -> list[str]:
     """Boxes of other stories hold no comments (``drop_titled_boxes``), nor do boxes of links or
     dates alone (``drop_link_boxes``)."""
-    return drop_link_boxes(blocks, drop_titled_boxes(blocks, roles))
+    asked = role_indices(roles, COMMENT)
+    if not asked:
+        return roles
+    sizes = subtree_sizes(blocks)  # shared: each step climbs the same small elements
+    return drop_link_boxes(blocks, drop_titled_boxes(blocks, roles, sizes, asked), sizes)
 
 
-def drop_titled_boxes(blocks: Sequence[Block], roles: list[str]) -> list[str]:
+def drop_titled_boxes(
+    blocks: Sequence[Block], roles: list[str], sizes: Sequence[int] | None = None, asked: Sequence[int] | None = None
+) -> list[str]:
     """The comment blocks of a box whose heading names other stories (the smallest element around
     the heading, up to three levels up and ``UNIT_MAX_BLOCKS`` blocks, that holds comment blocks)
     are boilerplate, unless a line in it signs a comment ("Ann says:", "Reply", "by Ann") or heads a
     comment section ("Comments (5)": the heading is then the section's own, a sort tab)."""
-    asked = role_indices(roles, COMMENT)
+    asked = asked if asked is not None else role_indices(roles, COMMENT)
     if not asked:
         return roles
     comments = [0] * len(blocks)
     for k in asked:
         comments[k] = 1
     comments = subtree_sums(comments, blocks)
-    sizes = subtree_sums([1] * len(blocks), blocks)
+    sizes = sizes if sizes is not None else subtree_sizes(blocks)
     inside = inside_small_ancestors(blocks, asked, sizes, UNIT_MAX_BLOCKS)
     headings = [blocks[k] for k in inside if _box_heading(blocks[k])]
     if not headings:
@@ -201,7 +212,7 @@ def _signs_comments(block: Block) -> bool:
     return bool(text) and (signed_line(text) or author_line(text) or comment_heading(block))
 
 
-def drop_link_boxes(blocks: Sequence[Block], roles: list[str]) -> list[str]:
+def drop_link_boxes(blocks: Sequence[Block], roles: list[str], sizes: Sequence[int] | None = None) -> list[str]:
     """Comment blocks that are only links or dates are boilerplate unless a small element around them
     (at most ``LONE_UNIT_MAX_BLOCKS`` blocks, up to three levels up: a comment unit) holds a comment
     block of prose; then a comment heading whose small element kept no other comment block, and lost
@@ -209,7 +220,7 @@ def drop_link_boxes(blocks: Sequence[Block], roles: list[str]) -> list[str]:
     asked = [i for i in role_indices(roles, COMMENT) if story_link(blocks[i])]
     if not asked:
         return roles
-    sizes = subtree_sums([1] * len(blocks), blocks)
+    sizes = sizes if sizes is not None else subtree_sizes(blocks)
     prose_at: dict[int, bool] = {}  # comment blocks read once: a unit's links ask about the same blocks
 
     def holds_prose(node: int) -> bool:
