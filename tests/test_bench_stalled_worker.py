@@ -29,7 +29,10 @@ def test_a_stopped_worker_holds_up_none_of_the_other_three() -> None:
     assert rates is not None, last
     before, during, drop = (float(v) for v in rates.groups())
     assert before > 0 and during > 0, last  # the others fetched in both windows
-    assert abs(drop - 100 * (1 - during / before)) < 0.1, last
+    # the drop is computed before the rates are rounded to two decimals (and itself to one): on a
+    # busy machine the rates are low and their rounding moves the ratio by more than a tenth
+    rounding = 0.05 + 100 * 0.005 / before * (1 + during / before)
+    assert abs(drop - 100 * (1 - during / before)) <= rounding + 1e-9, last
     assert out.returncode == (1 if drop >= 25 else 0), text
     # What the stopped worker held open, named: its transaction's written rows or a site's lock.
     held = next(line for line in out.stdout.splitlines() if "its stopped sessions hold:" in line)
