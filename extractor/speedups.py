@@ -140,12 +140,19 @@ else:
     subtree_sums = _subtree_sums_compiled
     text_flags = _text_flags_compiled
 
+
+def subtree_sizes(page: Sequence[Block]) -> list[int]:
+    """Each block's subtree size, itself included (a subtree is contiguous in preorder)."""
+    return subtree_sums([1] * len(page), page)
+
+
 __all__ = [
     "COMPILED",
     "Block",
     "block_vectors",
     "children",
     "parse_blocks",
+    "subtree_sizes",
     "subtree_sums",
     "text_flags",
     "unique_blocks",

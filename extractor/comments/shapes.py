@@ -30,10 +30,10 @@ from ..core.blocks import HEADINGS, Block
 from ..core.dates import is_dated
 from ..core.roles import BOILERPLATE, COMMENT
 from ..core.treepasses import inside_small_ancestors
+from ..speedups import subtree_sizes, subtree_sums
 from .comment_words import author_line, comment_heading, signed_line
 from .evidence import LONE_UNIT_MAX_BLOCKS, UNIT_MAX_BLOCKS, role_indices
 from .postmeta import date_only
-from .units import subtree_sums
 
 # A comment count, as a byline or a link prints it: "Comments (14)", "203 comments", "14 Replies".
 _COUNT = re.compile(
@@ -152,11 +152,6 @@ def story_box_heading(block: Block) -> bool:
     if not 0 < len(text) <= STORY_BOX_HEADING_MAX_CHARS or "\n" in text or block.tag == "li":
         return False
     return block.link_density <= 0.5 and _STORY_BOX.match(text) is not None
-
-
-def subtree_sizes(blocks: Sequence[Block]) -> list[int]:
-    """Each block's subtree size, itself included (a subtree is contiguous in preorder)."""
-    return subtree_sums([1] * len(blocks), blocks)
 
 
 def drop_story_boxes(blocks: Sequence[Block], roles: list[str]) -> list[str]:

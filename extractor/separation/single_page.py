@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 
 from ..core.blocks import HEADINGS, Block
 from ..core.roles import BOILERPLATE, COMMENT, POST
+from ..speedups import subtree_sizes
 
 # A line shorter than this (characters) weighs against the region it sits in: labels, counts, dates.
 SHORT_LINE_CHARS = 40
@@ -61,15 +62,6 @@ def cell_weight(block: Block) -> float:
     # each short line costs: a list of labels ("August 2012 (4)") is no prose however long
     weight -= SHORT_LINE_COST * sum(1 for line in block.text.split("\n") if len(line) < SHORT_LINE_CHARS)
     return float(weight)
-
-
-def subtree_sizes(blocks: Sequence[Block]) -> list[int]:
-    """Each block's subtree size in the preorder list (itself included)."""
-    sizes = [1] * len(blocks)
-    for b in reversed(blocks):
-        if b.parent >= 0:
-            sizes[b.parent] += sizes[b.index]
-    return sizes
 
 
 def weight_map_main_node(blocks: Sequence[Block], roles: list[str]) -> list[str]:
