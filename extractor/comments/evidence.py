@@ -342,10 +342,8 @@ def _numbered_units(blocks: Sequence[Block], group: Sequence[int], lines: DateLi
     unit with text of its own."""
     stems: Counter[str] = Counter()
     for k in group:
-        ident = blocks[k].element_id
-        numbered = ident and _DIGITS.search(ident) and vocabulary_token(ident)
-        if numbered and any(blocks[j].text for j in range(k, k + lines.sizes[k])):
-            stems[_DIGITS.sub("#", str(ident))] += 1
+        if _addressed(blocks[k]) and any(blocks[j].text for j in range(k, k + lines.sizes[k])):
+            stems[_DIGITS.sub("#", str(blocks[k].element_id))] += 1
     if not stems:
         return False
     most = stems.most_common(1)[0][1]

@@ -83,13 +83,17 @@ def date_only(text: str) -> bool:
 def post_date_line(blocks: Sequence[Block], roles: list[str]) -> list[str]:
     """Post blocks after the post's first block (its title) and before its body (the first post
     block of ``BODY_MIN_CHARS``) that are a date alone are boilerplate."""
-    post = [blocks[i] for i in role_indices(roles, POST) if blocks[i].text]
-    body = next((k for k, b in enumerate(post) if b.text_chars >= BODY_MIN_CHARS), 0)
-    dated = [b.index for b in post[1:body] if date_only(b.text)]
-    if not dated:
+    return _boilerplate(
+        roles, [b.index for b in _head_blocks(blocks, roles) if roles[b.index] == POST and date_only(b.text)]
+    )
+
+
+def _boilerplate(roles: list[str], found: Sequence[int]) -> list[str]:
+    """``roles`` with the ``found`` blocks boilerplate (the same list when there are none)."""
+    if not found:
         return roles
     out = list(roles)
-    for i in dated:
+    for i in found:
         out[i] = BOILERPLATE
     return out
 
@@ -107,13 +111,9 @@ def _head_blocks(blocks: Sequence[Block], roles: Sequence[str]) -> list[Block]:
 def post_byline(blocks: Sequence[Block], roles: list[str]) -> list[str]:
     """Post blocks between the post's title and its body that are a byline (``byline``) are
     boilerplate: the post's metadata (``post_author``), not its text."""
-    found = [b.index for b in _head_blocks(blocks, roles) if roles[b.index] == POST and byline(b.text)]
-    if not found:
-        return roles
-    out = list(roles)
-    for i in found:
-        out[i] = BOILERPLATE
-    return out
+    return _boilerplate(
+        roles, [b.index for b in _head_blocks(blocks, roles) if roles[b.index] == POST and byline(b.text)]
+    )
 
 
 def post_author(blocks: Sequence[Block], roles: Sequence[str]) -> Byline | None:
@@ -125,13 +125,7 @@ def post_author(blocks: Sequence[Block], roles: Sequence[str]) -> Byline | None:
 def published(blocks: Sequence[Block], roles: Sequence[str]) -> str | None:
     """The post's date from its date line: the first text block between the post's first
     block and its body that is a date alone, read as ISO 8601 ("2026-10-04"); None without one."""
-    post = [i for i in role_indices(roles, POST) if blocks[i].text]
-    if not post:
-        return None
-    body = next((i for i in post if blocks[i].text_chars >= BODY_MIN_CHARS), post[0])
-    for b in blocks[post[0] + 1 : body]:
-        if b.text and date_only(b.text):
-            found = read_date(b.text)
-            if found is not None:
-                return found[0]
+    for b in _head_blocks(blocks, roles):
+        if date_only(b.text) and (found := read_date(b.text)) is not None:
+            return found[0]
     return None

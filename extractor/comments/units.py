@@ -20,7 +20,7 @@ from itertools import pairwise
 from ..core.blocks import HEADINGS, Block
 from ..core.dates import is_dated
 from ..core.roles import COMMENT, POST
-from ..speedups import children, subtree_sums, text_flags
+from ..speedups import children, subtree_sizes, subtree_sums, text_flags
 
 # A slot is "short" (author, date line) below this many characters (median over the set).
 SHORT_SLOT_CHARS = 80
@@ -213,7 +213,7 @@ class DateLines:
 
     def __init__(self, blocks: Sequence[Block]) -> None:
         self._blocks = blocks
-        self.sizes = subtree_sums([1] * len(blocks), blocks)  # each block's subtree, itself included
+        self.sizes = subtree_sizes(blocks)  # each block's subtree, itself included
         self._lines: dict[int, bool] = {}  # blocks tested so far (subtrees nest: each is tested once)
 
     def holds(self, k: int) -> bool:

@@ -31,7 +31,7 @@ from ..comments.units import date_line
 from ..core.blocks import Block
 from ..core.roles import BOILERPLATE, COMMENT, POST
 from ..core.treepasses import inside_small_ancestors
-from ..speedups import subtree_sums
+from ..speedups import subtree_sizes
 from .robust import GAP_TAGS, _title_before_post
 
 # A link-dense block is navigation: its text neither counts against a line nor becomes post.
@@ -199,33 +199,27 @@ def recurring_comment_lines(pages: Sequence[Sequence[Block]], roles: Sequence[li
     return out
 
 
-def _wordless(blocks: Sequence[Block], roles: Sequence[str], unit: int) -> bool:
+def _wordless(blocks: Sequence[Block], roles: Sequence[str], unit: range) -> bool:
     """Whether the unit's comment blocks are only signatures: author lines, "Name says:", dates."""
-    end = unit + len(blocks[unit : unit + COMMENT_UNIT_BLOCKS + 1])
-    for b in blocks[unit:end]:
-        if b.index > unit and not _under(blocks, b.index, unit):
-            break
-        text = b.text
-        signature = signed_line(text) or author_line(text) or labelled_name(text) or date_line(b)
-        if roles[b.index] == COMMENT and text and not signature:
+    for i in unit:
+        text = blocks[i].text
+        if roles[i] == COMMENT and text and not _signature(blocks[i]):
             return False
     return True
 
 
-def _under(blocks: Sequence[Block], i: int, unit: int) -> bool:
-    while i > unit:
-        i = blocks[i].parent
-    return i == unit
+def _signature(block: Block) -> bool:
+    text = block.text
+    return signed_line(text) or author_line(text) or labelled_name(text) or date_line(block)
 
 
-def _lines_in_comment_units(blocks: Sequence[Block], roles: Sequence[str]) -> dict[int, int]:
+def _lines_in_comment_units(blocks: Sequence[Block], roles: Sequence[str]) -> dict[int, range]:
     """Boilerplate prose blocks whose nearest ancestor holding a comment block is a small unit
     without post blocks (one comment: its author line, date, words and reply link), each with
-    that unit."""
+    that unit's blocks (a subtree is contiguous in preorder)."""
     if COMMENT not in roles:
         return {}
-    sizes = subtree_sums([1] * len(blocks), blocks)
-    ends = [i + n for i, n in enumerate(sizes)]  # one past each block's last descendant (preorder)
+    sizes = subtree_sizes(blocks)
     # prefix counts: comment and post blocks before each index
     comments = [0, *accumulate(map(COMMENT.__eq__, roles))]
     posts = [0, *accumulate(map(POST.__eq__, roles))]
@@ -235,9 +229,9 @@ def _lines_in_comment_units(blocks: Sequence[Block], roles: Sequence[str]) -> di
         if roles[i] != BOILERPLATE or not _in_region(b):
             continue
         unit = b.parent
-        while unit >= 0 and comments[ends[unit]] == comments[unit + 1]:
+        while unit >= 0 and comments[unit + sizes[unit]] == comments[unit + 1]:
             unit = blocks[unit].parent  # up to the nearest ancestor holding a comment block
-        if unit < 0 or ends[unit] - unit > COMMENT_UNIT_BLOCKS or posts[ends[unit]] != posts[unit]:
+        if unit < 0 or sizes[unit] > COMMENT_UNIT_BLOCKS or posts[unit + sizes[unit]] != posts[unit]:
             continue
-        found[b.index] = unit
+        found[b.index] = range(unit, unit + sizes[unit])
     return found
