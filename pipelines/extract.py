@@ -19,9 +19,10 @@ times; each failure is logged and counted (`blogs/extract/job_errors`, `job_retr
 `job_gave_up`), a comment feed's also in its `comment_feed_fetches` row. `close_spider` waits
 for every job, re-extracts with the newest profile the pages an older version extracted in
 this run (which version a page got depended on timing), then compares comments with comment
-feeds per site and warns where the agreement fell; a site the crawl gives back earlier (nothing
-due, nothing in flight: crawler.leasing) is settled then (`site_done`), so that extraction runs
-beside the crawl, and the end skips it. A run killed meanwhile loses nothing:
+feeds per site and warns where the agreement fell; a site that falls idle earlier (nothing due, no
+request in flight: crawler.leasing) is settled then (`site_done`), so that extraction runs beside
+the crawl, and the end skips it; the crawl keeps the site's lease while its jobs run here
+(`sites_extracting`), so no other worker waits on their writes. A run killed meanwhile loses nothing:
 `open_spider` processes stored comment feeds not processed yet, batches stored pages that were
 not batched, re-runs full batches and extracts pending pages.
 
@@ -46,6 +47,7 @@ import os
 import signal
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -57,7 +59,7 @@ from twisted.internet.defer import Deferred, DeferredList
 from twisted.python.failure import Failure
 
 from crawler.items import CommentFeedItem, PageItem, TemplatePageItem
-from crawler.leasing import site_given_back
+from crawler.leasing import site_idle, sites_extracting
 from jobs import extraction
 from store import StoreBackend, open_store, store_location
 from store.clock import to_iso
@@ -187,6 +189,8 @@ class ExtractPipeline:
         self.store: StoreBackend | None = None
         self.profiled: set[str] = set()  # sites with a profile
         self.pending: set[Deferred[Any]] = set()
+        self.site_jobs: Counter[str] = Counter()  # site -> its jobs submitted and not ended
+        self.feed_site: dict[int, str] = {}  # comment feed fetch id -> its site
         self.feed_sites: set[str] = set()  # comment feeds read since the last check
         self.last_check = time.monotonic()
         self.batch_busy: set[str] = set()  # sites with a batch job running
@@ -194,8 +198,8 @@ class ExtractPipeline:
         self.batch_site: dict[int, str] = {}
         self.run_snapshots_after = 0  # snapshots above this id were stored by this run
         self.run_sites: set[str] = set()  # sites this run stored pages of
-        self.settled: dict[str, int] = {}  # site -> its newest snapshot settled when it was given back
-        self.settle_after_batches: set[str] = set()  # sites given back while a batch of theirs ran
+        self.settled: dict[str, int] = {}  # site -> its newest snapshot settled when it fell idle
+        self.settle_after_batches: set[str] = set()  # sites that fell idle while a batch of theirs ran
         # A PostgreSQL store may have other crawler workers: the end-of-run sweep keeps to this run's
         # sites (the others are theirs); on SQLite this run is the only crawl and sweeps every site.
         self.sweep_every_site = not is_database_url(db_path)
@@ -215,7 +219,8 @@ class ExtractPipeline:
             agreement_drop=s.getfloat("BLOGS_COMMENT_FEED_AGREEMENT_DROP", 0.15),
             stats=crawler.stats,
         )
-        crawler.signals.connect(pipeline.site_done, signal=site_given_back)
+        crawler.signals.connect(pipeline.site_done, signal=site_idle)
+        crawler.signals.connect(pipeline.sites_extracting, signal=sites_extracting)
         return pipeline
 
     def _inc(self, key: str, count: int = 1) -> None:
@@ -309,7 +314,7 @@ class ExtractPipeline:
             self._submit(extraction.run_provisional, site)
 
     def site_done(self, site: str) -> None:
-        """The crawl gave `site` back (crawler.leasing: nothing due, nothing in flight): settle it now,
+        """`site` fell idle (crawler.leasing: nothing due, no request in flight): settle it now,
         as the end of the run would (its last batches, then its pages with the newest profile, or
         provisionally), so that a worker's extraction runs while it crawls other sites rather than
         all at its end. Same pages, same batches, same results as at the end of the run."""
@@ -355,6 +360,7 @@ class ExtractPipeline:
                 self._submit(extraction.run_provisional, item.site)
         elif isinstance(item, CommentFeedItem) and item.fetch_id is not None:
             self.feed_sites.add(item.site)
+            self.feed_site[item.fetch_id] = item.site
             self._submit(extraction.run_feed, item.fetch_id)
             if self.store is not None:  # a batch may have waited for this feed
                 size = self.config.batch_size
@@ -384,11 +390,26 @@ class ExtractPipeline:
 
     # -- jobs ------------------------------------------------------------------------------
 
+    def sites_extracting(self) -> set[str]:
+        """The sites with extraction work running or queued here: the crawl keeps their leases until it
+        ends (crawler.leasing), as the jobs hold a site's write lock while they write."""
+        running = {site for site, count in self.site_jobs.items() if count > 0}
+        return running | self.batch_busy | self.settle_after_batches
+
+    def _job_site(self, fn: Callable[..., extraction.JobReport], args: tuple[Any, ...]) -> str:
+        if fn is extraction.run_batch:
+            return self.batch_site.get(args[0], "")
+        if fn is extraction.run_feed:
+            return self.feed_site.get(args[0], "")  # a feed left by a killed run: its site is not known here
+        return str(args[0])  # the other jobs take the site first
+
     def _submit(self, fn: Callable[..., extraction.JobReport], *args: Any, attempt: int = 1) -> None:
+        site = self._job_site(fn, args)
         d = self.workers.submit(fn, self.config, *args)
         self.pending.add(d)
+        self.site_jobs[site] += 1
         d.addCallbacks(self._done, self._failed, errbackArgs=(fn, args, attempt))
-        d.addBoth(self._forget, d)
+        d.addBoth(self._forget, d, site, fn, args)
         if fn is extraction.run_batch:
             d.addBoth(self._batch_finished, args[0])
 
@@ -418,8 +439,15 @@ class ExtractPipeline:
             self.site_done(site)
         return None
 
-    def _forget(self, result: Any, d: Deferred[Any]) -> Any:
+    def _forget(
+        self, result: Any, d: Deferred[Any], site: str, fn: Callable[..., extraction.JobReport], args: tuple[Any, ...]
+    ) -> Any:
         self.pending.discard(d)
+        self.site_jobs[site] -= 1
+        if self.site_jobs[site] <= 0:
+            del self.site_jobs[site]
+        if fn is extraction.run_feed and result is not _RETRYING:
+            self.feed_site.pop(args[0], None)
         return result
 
     def _done(self, report: extraction.JobReport) -> None:

@@ -85,3 +85,36 @@ def test_leases_of_a_worker_that_died_are_taken_at_once(store: StoreBackend) -> 
     me = worker_name()
     assert store.dead_lease_owners(me) == [ghost]
     assert store.claim_sites(me, SITES, now=NOW + 1, lease=60, limit=12) == sorted(SITES)
+
+
+def test_a_site_idle_but_for_its_extraction_keeps_its_lease_until_the_jobs_end(store: StoreBackend) -> None:
+    """A worker's extraction holds the site's write lock while it writes: were the site given back
+    at once, another worker could claim it and wait on that lock (for as long as a paused worker
+    stays paused). It is told idle once, kept while its jobs run, outside the fetch limit."""
+    from crawler.leasing import SiteLeases
+    from store.clock import to_iso
+
+    sources = {f"http://{name}/feed/": name for name in SITES[:3]}
+    told: list[str] = []
+    running: set[str] = set()
+
+    def idle(site: str) -> None:
+        told.append(site)
+        running.add(site)  # the settlement it starts: a job of the site now runs
+
+    a = SiteLeases(store, owner=worker_name(), lease=60, limit=2, on_idle=idle, extracting=lambda: set(running))
+    b = SiteLeases(store, owner=worker_name(), lease=60, limit=3)
+    assert a.feeds(sources, busy=(), now=NOW) == ["http://s00/feed/", "http://s01/feed/"]
+    # s00 has nothing due any more (its feed polled, no article waiting), no request in flight.
+    store.db.execute("UPDATE feeds SET next_check = ? WHERE site = 's00'", [to_iso(NOW + 3600)])
+    # a keeps s00 while its extraction runs and takes s02 (s00 is outside its limit of 2 now).
+    assert a.feeds(sources, busy=(), now=NOW + 1) == ["http://s01/feed/", "http://s02/feed/"]
+    assert told == ["s00"] and a.held == {"s00", "s01", "s02"} and a.settling == {"s00"}
+    assert b.feeds(sources, busy=(), now=NOW + 2) == []  # no one else may claim s00 meanwhile
+    a.feeds(sources, busy=(), now=NOW + 3)
+    assert told == ["s00"]  # told once
+    running.clear()  # the job ended: s00 is given back at the next look, and b may take it
+    a.feeds(sources, busy=(), now=NOW + 4)
+    assert a.held == {"s01", "s02"} and not a.settling and told == ["s00"]
+    assert b.feeds(sources, busy=(), now=NOW + 5) == []  # s00 has nothing due: b claims only due sites
+    assert owners(store)["s00"] is None

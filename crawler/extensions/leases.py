@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from twisted.internet.task import LoopingCall
 
-from crawler.leasing import SiteLeases, site_given_back
+from crawler.leasing import SiteLeases, site_idle, sites_extracting
 from crawler.outcome import store_failed, store_guard
 from crawler.signals import run_closing, run_opened
 from crawler.validation import setting
@@ -60,7 +60,12 @@ class LeaseKeeper:
     def run_opened(self, spider: Any, store: StoreBackend) -> None:
         self.spider = spider
         self.leases = SiteLeases(
-            store, owner=worker_name(), lease=self.lease_seconds, limit=self.limit, on_give_back=self.gave_back
+            store,
+            owner=worker_name(),
+            lease=self.lease_seconds,
+            limit=self.limit,
+            on_idle=self.site_idle,
+            extracting=self.sites_extracting,
         )
         spider.leases = self.leases
         renewal = LoopingCall(self.renew)
@@ -71,8 +76,15 @@ class LeaseKeeper:
             top_up.start(TOP_UP_SECONDS, now=False)
             self.loops.append(top_up)
 
-    def gave_back(self, site: str) -> None:
-        self.crawler.signals.send_catch_log(site_given_back, site=site)
+    def site_idle(self, site: str) -> None:
+        self.crawler.signals.send_catch_log(site_idle, site=site)
+
+    def sites_extracting(self) -> set[str]:
+        found: set[str] = set()
+        for _receiver, sites in self.crawler.signals.send_catch_log(sites_extracting):
+            if isinstance(sites, set):
+                found |= sites
+        return found
 
     def _active(self) -> bool:
         return self.leases is not None and not self.spider.closing and not store_failed(self.crawler)
