@@ -70,7 +70,9 @@ def reextract_site(
 ) -> None:
     """Re-extract one site. `known`: the other sites' comment identifiers as of the run's start
     (so that sites give the same result in any order, or in parallel); `since` (ISO time): only
-    the done batches holding a page fetched then or later (each still as one set) and such pages."""
+    the done batches holding a page fetched then or later (each still as one set) and such pages.
+    The caller is the site's only writer meanwhile (`scrapy reextract` holds the crawl lock, and
+    gives each site to one task): its posts and comments are derived outside the write lock."""
     if known is None:
         known = store.known_comment_identifiers(site)
     recent = store.snapshots_since(site, since) if since else None
@@ -117,7 +119,7 @@ def reextract_site(
     # workers share on SQLite. A run killed before this is redone by its resumption (the site is not done).
     articles = list(touched)
     for start in range(0, len(articles), _CHUNK):
-        store.refresh_articles(articles[start : start + _CHUNK])
+        store.refresh_articles(articles[start : start + _CHUNK], sole_writer=True)  # the site is this task's
     # What a killed crawl left undone, as the next crawl would do it.
     for batch_id in store.full_batches(site):
         report.pages += extraction.run_batch(cfg, batch_id).pages

@@ -292,8 +292,43 @@ def upsert(db: Database, table: str, rows: Sequence[dict[str, Any]], pk: tuple[s
     db.executemany(sql, [[row[c] for c in cols] for row in rows])
 
 
+@dataclass
+class ArticleWrites:
+    """The writes that make an article's derived rows what its extractions and reads give: nothing
+    (falsy) when they already are."""
+
+    article: str
+    state: tuple[str | None, str] | None = None  # articles.(comment_system, comments_state), when changed
+    post: dict[str, Any] | None = None  # the posts row to upsert, when changed
+    drop_post: bool = False  # no extraction without an error: no post
+    comments: RowChanges | None = None
+    versions: RowChanges | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.state or self.post or self.drop_post or self.comments or self.versions)
+
+
+@dataclass
+class RowChanges:
+    """An article's rows of one table to upsert and the keys of those to delete."""
+
+    table: str
+    pk: tuple[str, ...]
+    changed: list[dict[str, Any]]
+    gone: list[Any]
+
+    def __bool__(self) -> bool:
+        return bool(self.changed or self.gone)
+
+
 def refresh_article(db: Database, article: str) -> None:
     """Re-derive the article's `posts` row and `comments` rows from its extractions (call inside a transaction)."""
+    apply_writes(db, article_writes(db, article))
+
+
+def article_writes(db: Database, article: str) -> ArticleWrites:
+    """What re-deriving the article would write, read from the store as it is (nothing is written)."""
+    writes = ArticleWrites(article)
     found = list(
         db.query(
             "SELECT e.snapshot, e.site, e.method, e.decided_by, e.confidence, e.profile_version, e.post, e.comments,"
@@ -312,9 +347,9 @@ def refresh_article(db: Database, article: str) -> None:
     state = comments_state(system, ok[-1]["comment_count"] if ok else None, reads)
     known = db.execute("SELECT comment_system, comments_state FROM articles WHERE url = ?", [article]).fetchone()
     if known is not None and tuple(known) != (system, state):
-        db.execute("UPDATE articles SET comment_system = ?, comments_state = ? WHERE url = ?", [system, state, article])
+        writes.state = (system, state)
     if not ok:
-        db.execute("DELETE FROM posts WHERE url = ?", [article])
+        writes.drop_post = db.execute("SELECT 1 FROM posts WHERE url = ?", [article]).fetchone() is not None
     else:
         latest = ok[-1]
         meta = next(db.query("SELECT title, author, published FROM articles WHERE url = ?", [article]), {})
@@ -338,7 +373,7 @@ def refresh_article(db: Database, article: str) -> None:
         }
         old = next(db.query("SELECT * FROM posts WHERE url = ?", [article]), None)
         if old != post:
-            upsert(db, "posts", [post], ("url",))
+            writes.post = post
     site = found[0]["site"] if found else ""
     if not site:
         site_row = db.execute("SELECT site FROM articles WHERE url = ?", [article]).fetchone()
@@ -363,9 +398,28 @@ def refresh_article(db: Database, article: str) -> None:
         )
         previous = r["fetched_at"]
     derived = derive(article, site, observations)
-    sync_rows(db, "comments", article, derived.rows, ("article", "fingerprint"))
+    writes.comments = row_changes(db, "comments", article, derived.rows, ("article", "fingerprint"))
     versions = {(v["fingerprint"], v["seen_from"]): v for v in derived.versions}
-    sync_rows(db, "comment_versions", article, versions, ("article", "fingerprint", "seen_from"))
+    writes.versions = row_changes(db, "comment_versions", article, versions, ("article", "fingerprint", "seen_from"))
+    return writes
+
+
+def apply_writes(db: Database, writes: ArticleWrites) -> None:
+    """Write `writes` (call inside a transaction)."""
+    article = writes.article
+    if writes.state is not None:
+        db.execute("UPDATE articles SET comment_system = ?, comments_state = ? WHERE url = ?", [*writes.state, article])
+    if writes.drop_post:
+        db.execute("DELETE FROM posts WHERE url = ?", [article])
+    if writes.post is not None:
+        upsert(db, "posts", [writes.post], ("url",))
+    for changes in (writes.comments, writes.versions):
+        if changes:
+            upsert(db, changes.table, changes.changed, changes.pk)
+            where = " AND ".join(f"[{k}] = ?" for k in changes.pk)
+            for key in changes.gone:
+                values = list(key) if isinstance(key, tuple) else [key]
+                db.execute(f"DELETE FROM [{changes.table}] WHERE {where}", [article, *values])
 
 
 def _shown_count(reads: Sequence[ThreadRead]) -> int | None:
@@ -380,19 +434,15 @@ def _empty_comment_feeds(db: Database, article: str) -> list[str]:
     return [r["fetched_at"] for r in rows]
 
 
-def sync_rows(db: Database, table: str, article: str, wanted: dict[Any, dict[str, Any]], pk: tuple[str, ...]) -> None:
-    """Make the article's rows of `table` equal `wanted` (keyed by the pk without `article`): changed
-    rows upserted, rows no extraction gives any more deleted (an older extraction's artefact)."""
+def row_changes(
+    db: Database, table: str, article: str, wanted: dict[Any, dict[str, Any]], pk: tuple[str, ...]
+) -> RowChanges:
+    """What makes the article's rows of `table` equal `wanted` (keyed by the pk without `article`):
+    changed rows to upsert, rows no extraction gives any more to delete (an older extraction's artefact)."""
     keys = pk[1:]
     existing = {
         tuple(r[k] for k in keys) if len(keys) > 1 else r[keys[0]]: r
         for r in db.query(f"SELECT * FROM [{table}] WHERE article = ?", [article])
     }
     changed = [row for key, row in wanted.items() if existing.get(key) != row]
-    if changed:
-        upsert(db, table, changed, pk)
-    where = " AND ".join(f"[{k}] = ?" for k in pk)
-    for key in existing:
-        if key not in wanted:
-            values = list(key) if isinstance(key, tuple) else [key]
-            db.execute(f"DELETE FROM [{table}] WHERE {where}", [article, *values])
+    return RowChanges(table, pk, changed, [key for key in existing if key not in wanted])

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from store.comments import ArticleWrites, apply_writes, article_writes
 from store.comments import refresh_article as derive_article
 from store.crawlstate import StoreBase
 
@@ -62,12 +63,25 @@ class ExtractionState(StoreBase):
             for article in dict.fromkeys(row[1] for row in rows):
                 derive_article(self.db, article)
 
-    def refresh_articles(self, articles: Sequence[str]) -> None:
-        """refresh_article of each, in one transaction (a derivation is a function of the article's
-        stored extractions and reads: deriving once after many writes gives the rows of each write's)."""
+    def refresh_articles(self, articles: Sequence[str], *, sole_writer: bool = False) -> None:
+        """refresh_article of each (a derivation is a function of the article's stored extractions and
+        reads: deriving once after many writes gives the rows of each write's).
+
+        The rows are derived outside the store's write lock (SQLite has one for the whole store,
+        which parallel re-extraction workers share) and only the changes are written, in one
+        transaction. `sole_writer`: no one else writes these articles meanwhile (a re-extraction
+        holds the crawl lock and gives each site to one task), so the changes found are written as
+        they are; otherwise the articles found changed are derived again under the lock (an article
+        whose rows were already right is left alone: whoever writes its inputs derives it)."""
+        found = [writes for writes in map(self._article_writes, articles) if writes]
+        if not found:
+            return
         with self.transaction() as db:
-            for article in articles:
-                derive_article(db, article)
+            for writes in found:
+                apply_writes(db, writes if sole_writer else article_writes(db, writes.article))
+
+    def _article_writes(self, article: str) -> ArticleWrites:
+        return article_writes(self.db, article)
 
     def profile_extractions(self, site: str) -> list[tuple[int, int | None]]:
         """(snapshot, profile_version) of the site's profile extractions, by snapshot."""

@@ -130,3 +130,29 @@ def test_the_pages_byline_is_stored_and_fills_the_posts_author_and_date_the_feed
         store.refresh_article(urls[0])
         post = next(iter(store.db.query("SELECT author, published FROM posts WHERE url = ?", [urls[0]])))
         assert (post["author"], post["published"]) == ("Ann Lee", "2026-11-03")
+
+
+def test_refresh_articles_writes_only_articles_whose_rows_changed_and_restores_them(fresh_db: str) -> None:
+    """store.refresh_articles derives outside the write lock and writes only what changed, in both
+    modes: re-deriving under the lock, or (sole_writer, a re-extraction) writing the changes found."""
+    from store.comments import article_writes
+
+    with open_store(fresh_db) as store:
+        first = add_page(store, URL, b"<html><body><p>first fetch</p></body></html>")
+        extract(store, first, "batch", 1, records(ANN, BOB))
+        right = stored(store)
+        assert len(right) == 2 and not article_writes(store.db, URL)  # derived: nothing to write
+        sqlite = (
+            store.db.dialect == "sqlite"
+        )  # SQLite counts a connection's row changes; the rows are the check on both
+        changes = store.db.conn.total_changes if sqlite else 0
+        store.refresh_articles([URL])
+        assert stored(store) == right and (store.db.conn.total_changes if sqlite else 0) == changes
+        for sole_writer in (False, True):
+            with store.transaction() as db:  # the derived rows lost (an older build's, a killed run's)
+                db.execute("DELETE FROM comments WHERE article = ?", [URL])
+                db.execute("DELETE FROM posts WHERE url = ?", [URL])
+            assert article_writes(store.db, URL)
+            store.refresh_articles([URL], sole_writer=sole_writer)
+            assert stored(store) == right and not article_writes(store.db, URL)
+            assert [r["text"] for r in store.db.query("SELECT text FROM posts WHERE url = ?", [URL])] == ["The post."]
