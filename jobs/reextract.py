@@ -128,10 +128,10 @@ def reextract_site(
     report.pages += extraction.run_provisional(cfg, site).pages  # a site whose first batch never filled
 
 
-def prepare(store: StoreBackend, cfg: extraction.JobConfig) -> None:
+def prepare(store: StoreBackend, cfg: extraction.JobConfig, site: str | None = None) -> None:
     """What every site's re-extraction needs first: comment feeds a crawl stored but did not parse
-    (killed, or BLOGS_EXTRACT_ENABLED off) are evidence."""
-    for fetch_id in store.unprocessed_comment_feeds(max_attempts=1 << 30):
+    (killed, or BLOGS_EXTRACT_ENABLED off) are evidence. Of `site` only, when given."""
+    for fetch_id in store.unprocessed_comment_feeds(max_attempts=1 << 30, site=site):
         extraction.run_feed(cfg, fetch_id)
 
 

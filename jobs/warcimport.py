@@ -379,6 +379,12 @@ def prepare_extraction(store: StoreBackend, cfg: extraction.JobConfig) -> None:
     store.assign_unbatched(cfg.batch_size, time.time())
 
 
+def prepare_site(store: StoreBackend, cfg: extraction.JobConfig, site: str) -> None:
+    """prepare_extraction for one site whose pages are all stored (a Dask import's site task)."""
+    prepare(store, cfg, site)
+    store.assign_unbatched(cfg.batch_size, time.time(), site=site)
+
+
 def extract_site(store: StoreBackend, cfg: extraction.JobConfig, site: str) -> int:
     """One site's pages extracted as the crawl does at its end; returns the pages extracted."""
     pages = 0

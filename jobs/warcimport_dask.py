@@ -7,15 +7,16 @@ with dask_client("local:2") as client:
 1. One task per file reads it (pass 1, extractor.archives.warc.ArchiveIndex): what comes back to this
    process is the index, a few fields per record, never a body.
 2. Here, from all the indexes: sites and articles (a site's pages may sit in many files).
-3. One task per site, largest first, stores its pages (bodies read from every file that holds
-   them, on the worker, one chunk at a time), in the single-process import's order within the
-   site, the sites in parallel: snapshot ids differ from a single-process import's only in how the
-   sites interleave, not in any post or comment. The files are recorded once every site is stored.
-4. Here: comment feeds parsed and first fetches batched (jobs.warcimport.prepare_extraction).
-5. One task per site, largest first, extracts its pages from the store (jobs.warcimport.
-   extract_site) on a worker that opens the store itself: a site's pages are gathered by the
-   store, by site key, on the cluster. Other sites' identifiers count as of the import's start,
-   so the posts and comments are those of the single-process import.
+3. One task per site, largest first, on a worker that opens the store itself: it stores the site's
+   pages (bodies read from every file that holds them, one chunk at a time), in the single-process
+   import's order within the site, then parses its comment feeds, batches its first fetches and
+   extracts its pages (jobs.warcimport.prepare_site, extract_site): a site's pages are gathered by
+   the store, by site key, on the cluster, and no site waits for all the others to be stored.
+   Snapshot ids differ from a single-process import's only in how the sites interleave; other
+   sites' identifiers count as of the import's start, so the posts and comments are those of the
+   single-process import. The files are recorded once every site is done.
+4. Sites an import stopped before extracting (their files are skipped now) are extracted as in
+   step 3, after jobs.warcimport.prepare_extraction here.
 
 The workers must reach the files (same paths) and the store (across machines: PostgreSQL).
 """
@@ -23,7 +24,6 @@ The workers must reach the files (same paths) and the store (across machines: Po
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +38,7 @@ from jobs.warcimport import (
     extract_site,
     finish_plan,
     prepare_extraction,
+    prepare_site,
     record_file,
     site_plans,
     sites_to_extract,
@@ -68,18 +69,26 @@ def index_file(path: str) -> ArchiveIndex:
     return index
 
 
-def store_site_task(location: str, plan: ImportPlan) -> ImportReport:
-    """Task: pass 2 for one site's part of the plan."""
-    with open_store(location, create=False) as store:
-        return store_site(store, plan)
-
-
 @dataclass(frozen=True)
 class SiteTask:
     location: str
     site: str
     batch_size: int
     known_before: str
+
+
+def import_site_task(task: SiteTask, plan: ImportPlan) -> ImportReport:
+    """Task: pass 2 for one site's part of the plan, then the site's extraction, through the
+    worker's own connection."""
+    cfg = extraction.JobConfig(task.location, batch_size=task.batch_size, known_before=task.known_before)
+    try:
+        with open_store(task.location, create=False) as store:
+            report = store_site(store, plan)
+            prepare_site(store, cfg, task.site)
+            report.extracted = extract_site(store, cfg, task.site)
+            return report
+    finally:
+        extraction.close_stores()
 
 
 def extract_site_task(task: SiteTask) -> int:
@@ -126,33 +135,38 @@ def import_on_dask(
     say(f"read {tally.records} records: {tally.pages} pages, {tally.feeds} feeds of {len(plan.sites)} sites")
     report = ImportReport(files=len(files), sites=len(plan.sites))
     parts = site_plans(plan)
-    storing = {
-        client.submit(store_site_task, store.location, parts[site], pure=False, priority=len(parts) - i): site
+    site_task = {site: SiteTask(store.location, site, cfg.batch_size, cfg.known_before or "") for site in parts}
+    importing = {
+        client.submit(import_site_task, site_task[site], parts[site], pure=False, priority=len(parts) - i): site
         for i, site in enumerate(_largest_first(parts))
     }
-    for number, future in enumerate(as_completed(storing), 1):
-        stored: ImportReport = _result(future, f"storing site {storing[future]}")
-        report.pages += stored.pages
-        report.comment_feeds += stored.comment_feeds
-        say(f"stored {number}/{len(parts)} sites: {report.pages} pages")
+    for number, future in enumerate(as_completed(importing), 1):
+        done: ImportReport = _result(future, f"importing site {importing[future]}")
+        report.pages += done.pages
+        report.comment_feeds += done.comment_feeds
+        report.extracted += done.extracted
+        say(
+            f"stored and extracted {number}/{len(parts)} sites ({importing[future]}): {report.pages} pages stored,"
+            f" {report.extracted} extracted so far"
+        )
     now = time.time()
     with store.transaction():  # every site stored: the files are imported
         for archive in files:
             record_file(store, plan, archive, now)
-    prepare_extraction(store, cfg)
-    sizes = Counter(page.article.site for pages in plan.pages.values() for page in pages)
-    sites = sorted(sites_to_extract(store, plan), key=lambda s: (-sizes[s], s))
-    report.sites = len(sites)  # largest first: no worker idles at the end
-    tasks = {
-        client.submit(
-            extract_site_task,
-            SiteTask(store.location, site, cfg.batch_size, cfg.known_before or ""),
-            pure=False,
-            priority=len(sites) - i,
-        ): site
-        for i, site in enumerate(sites)
-    }
-    for number, future in enumerate(as_completed(tasks), 1):
-        report.extracted += _result(future, f"extracting site {tasks[future]}")
-        say(f"extracted {number}/{len(sites)} sites ({tasks[future]}): {report.extracted} pages so far")
+    left = [site for site in sites_to_extract(store, plan) if site not in parts]
+    report.sites = len(parts) + len(left)
+    if left:  # sites an import stopped before extracting
+        prepare_extraction(store, cfg)
+        tasks = {
+            client.submit(
+                extract_site_task,
+                SiteTask(store.location, site, cfg.batch_size, cfg.known_before or ""),
+                pure=False,
+                priority=len(left) - i,
+            ): site
+            for i, site in enumerate(left)
+        }
+        for number, future in enumerate(as_completed(tasks), 1):
+            report.extracted += _result(future, f"extracting site {tasks[future]}")
+            say(f"extracted {number}/{len(left)} sites left by a stopped import ({tasks[future]})")
     return plan, report

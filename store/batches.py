@@ -135,31 +135,37 @@ class BatchState(StoreBase):
         db.execute("UPDATE batches SET members = ? WHERE id = ?", [len(members), batch])
         return filled
 
-    def assign_unbatched(self, size: int, now: float) -> list[int]:
+    def assign_unbatched(self, size: int, now: float, site: str | None = None) -> list[int]:
         """Recovery: batch first fetches a killed run stored but did not batch; close open batches
         that are full now (BATCH_SIZE was lowered, or waiting articles were fetched or given up).
-        Returns the ids of the batches this filled."""
+        Of `site` only, when given (an import's site task). Returns the ids of the batches this filled."""
         stamp = to_iso(now)
         filled: list[int] = []
+        of_site, args = (" AND site = ?", [site]) if site else ("", [])
         with self.transaction() as db:
             loose = db.execute(
                 "SELECT s.id, s.article, s.site FROM snapshots s WHERE s.kind = 'first' AND NOT EXISTS"
-                " (SELECT 1 FROM batch_members m WHERE m.article = s.article) ORDER BY s.id"
+                " (SELECT 1 FROM batch_members m WHERE m.article = s.article)"
+                + (" AND s.site = ?" if site else "")
+                + " ORDER BY s.id",
+                args,
             ).fetchall()
-            open_sites = [r[0] for r in db.execute("SELECT DISTINCT site FROM batches WHERE state = 'open'")]
+            open_sites = [
+                r[0] for r in db.execute(f"SELECT DISTINCT site FROM batches WHERE state = 'open'{of_site}", args)
+            ]
             # A site another worker is writing now is that worker's to batch: not waited for.
             held = set(db.lock_sites([*open_sites, *(r[2] for r in loose)], wait=False))
-            for snapshot, article, site in loose:
+            for snapshot, article, page_site in loose:
                 if (
-                    site in held
+                    page_site in held
                     and not db.execute("SELECT 1 FROM batch_members WHERE article = ?", [article]).fetchone()
                 ):
-                    self._add(site, snapshot, article, size, stamp)
-            for (site,) in db.execute(
-                "SELECT DISTINCT site FROM batches WHERE state = 'open' ORDER BY site"
+                    self._add(page_site, snapshot, article, size, stamp)
+            for (open_site,) in db.execute(
+                f"SELECT DISTINCT site FROM batches WHERE state = 'open'{of_site} ORDER BY site", args
             ).fetchall():
-                if site in held:
-                    filled += self._settle(site, size, stamp)
+                if open_site in held:
+                    filled += self._settle(open_site, size, stamp)
         return filled
 
     def full_batches(self, site: str | None = None) -> list[int]:

@@ -103,12 +103,15 @@ class CommentFeedBook(StoreBase):
             ).fetchone()
             return int(row[0])
 
-    def unprocessed_comment_feeds(self, max_attempts: int) -> list[int]:
-        """Stored comment feeds whose entries were not stored yet (and that did not fail too often)."""
+    def unprocessed_comment_feeds(self, max_attempts: int, site: str | None = None) -> list[int]:
+        """Stored comment feeds (of `site`, or all) whose entries were not stored yet (and that did not
+        fail too often)."""
         db = self.db
         rows = db.execute(
-            "SELECT id FROM comment_feed_fetches WHERE processed_at IS NULL AND attempts < ? ORDER BY id",
-            [max_attempts],
+            "SELECT id FROM comment_feed_fetches WHERE processed_at IS NULL AND attempts < ?"
+            + (" AND site = ?" if site else "")
+            + " ORDER BY id",
+            [max_attempts, *([site] if site else [])],
         ).fetchall()
         return [int(r[0]) for r in rows]
 
