@@ -206,6 +206,33 @@ def _next_start(fh: Any, after: int, gz: bool) -> int | None:
         pos += _SCAN
 
 
+def _suspect(record: ArcWarcRecord) -> bool:
+    """A record that may be a gzip member cut short which warcio read on as raw bytes: compressed
+    bytes in its headers (a target URI with control characters), or an ARC header line in a WARC
+    file (a line of compressed bytes with four spaces in it passes for one)."""
+    uri = record.rec_headers.get_header("WARC-Target-URI") or ""
+    return record.format != "warc" or any(ord(c) < 0x20 or c == "\x7f" for c in uri)
+
+
+def _sound_member(fh: Any, offset: int) -> bool:
+    """Whether the gzip member at `offset` inflates whole, its CRC and length checked (the file's
+    position is kept)."""
+    kept = fh.tell()
+    fh.seek(offset)
+    inflate = zlib.decompressobj(31)
+    try:
+        while not inflate.eof:
+            chunk = fh.read(_BLOCK)
+            if not chunk:
+                return False
+            inflate.decompress(chunk)
+    except zlib.error:
+        return False
+    finally:
+        fh.seek(kept)
+    return True
+
+
 def is_whole_gzip(path: str) -> bool:
     """One gzip stream over many records (not the standard gzip per record): its first member
     holds a second record's start. Reads at most a few MB."""
@@ -285,7 +312,13 @@ def _records(
                     if it.err_count > errors
                     else None
                 )
+                if damage is None and gz and _suspect(record) and not _sound_member(fh, at):
+                    damage = "unreadable"
                 if damage is not None:
+                    if gz and not _sound_member(fh, at):
+                        # A gzip member cut short: its inflater ran on into the next member's bytes,
+                        # which now and then decode as deflate data for a while before it fails.
+                        damage = "unreadable"
                     # A Content-Length too long swallowed the records after it: look for them.
                     tally.skipped[damage] += 1
                     offset = _next_start(fh, at + 1, gz)
