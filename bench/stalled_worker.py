@@ -26,7 +26,9 @@ in the `--stop` seconds before the stop and in the `--stop` seconds it was stopp
 length). While it is stopped
 the store's sessions are sampled twice a second: their wait events, and sessions waiting on a
 lock (pg_blocking_pids) held by the stopped worker's sessions, with the wait event and the
-statement that waits: a stopped worker must hold nothing another one needs.
+statement that waits, whose session it is (worker N) and who holds the site's lease: a stopped
+worker must hold nothing another one needs. Its own sessions waiting on each other (its extraction
+process on its crawler process's transaction: stopped too) hold up no one, and are shown apart.
 Printed per window: the others' pages/s, pages stored per second (all workers), the others' CPU
 in cores and the machine's busy share (other work on the machine takes cores from the workers:
 compare the two windows' shares before reading the drop as the crawler's).
@@ -41,6 +43,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -140,6 +143,9 @@ class StopSamples:
 
     waits: Counter[str] = field(default_factory=Counter)  # wait event (or CPU) of busy sessions -> samples
     blocked: Counter[str] = field(default_factory=Counter)  # "lock: waiting statement" blocked by the stopped
+    # The same, of the stopped worker's own sessions (its extraction process waiting on its crawler
+    # process's transaction): stopped as well, they hold up no other worker, so they are not counted.
+    own: Counter[str] = field(default_factory=Counter)
     samples: int = 0
 
 
@@ -256,21 +262,41 @@ def stop_victim(
     raise AssertionError("unreachable")
 
 
-def sample_stop(url: str, stopped: list[int], samples: StopSamples) -> None:
-    """One sample of the store's sessions: wait events, and waits on a lock the stopped sessions hold."""
+def sample_stop(url: str, stopped: list[int], samples: StopSamples, workers: list[subprocess.Popen[bytes]]) -> None:
+    """One sample of the store's sessions: wait events, and waits on a lock the stopped sessions hold,
+    each with whose session waits (worker N, by its processes' client ports) and, for a site's lock,
+    who holds the site's lease: what tells how another worker came to want the stopped one's site."""
     try:
         samples.waits.update(crawl_workers.wait_events(url))
         if stopped:
             blocked = crawl_workers.query_rows(
                 url,
-                "SELECT COALESCE(wait_event_type || ':' || wait_event, '?') || ': ' || left(query, 80)"
+                "SELECT COALESCE(wait_event_type || ':' || wait_event, '?') || ': ' || left(query, 80), client_port"
                 " FROM pg_stat_activity WHERE datname = current_database()"
                 f" AND pg_blocking_pids(pid) && ARRAY[{', '.join(str(s) for s in stopped)}]",
             )
-            samples.blocked.update(str(r[0]) for r in blocked)
+            stopped_ports = client_ports(crawl_workers.process_tree(workers[0].pid))
+            for waiting, port in blocked:
+                found = samples.own if port in stopped_ports else samples.blocked
+                found[_who(url, str(waiting), port, workers)] += 1
     except psycopg.Error:
         return
     samples.samples += 1
+
+
+def _who(url: str, waiting: str, port: int | None, workers: list[subprocess.Popen[bytes]]) -> str:
+    """`waiting` with the worker whose session it is and the lease of the site it waits for."""
+    found = [i for i, w in enumerate(workers) if port in client_ports(crawl_workers.process_tree(w.pid))]
+    who = f"worker {found[0]}" if found else "a session of no worker"
+    site = re.search(r"hashtext\('([\w.:-]+)'\)", waiting)
+    if site is None:
+        return f"{waiting} ({who})"
+    sql = f"SELECT owner, released_by, claims FROM site_leases WHERE site = '{site[1]}'"
+    lease = crawl_workers.query_rows(url, sql)
+    owner, released_by, claims = lease[0] if lease else (None, None, 0)
+    holder = next((i for i, w in enumerate(workers) if owner and f" pid {w.pid} " in owner), None)
+    leased = f"worker {holder}" if holder is not None else (owner or "no one")
+    return f"{waiting} ({who}; the site's lease: {leased}, claimed {claims} times, last given back by {released_by})"
 
 
 def article_fetches(farm: BlogFarm, blogs: list[FarmSite], agents: set[str], window: Window) -> int:
@@ -396,7 +422,7 @@ def measure(args: argparse.Namespace, farm: BlogFarm, blogs: list[FarmSite], url
         writing = len(inside_write(url, sessions))
         timeline.read()
         while time.time() < during.start + args.stop:
-            sample_stop(url, list(sessions), samples)
+            sample_stop(url, list(sessions), samples, workers)
             time.sleep(SAMPLE_S)
             timeline.read()
         during.end = time.time()
@@ -433,6 +459,10 @@ def report(args: argparse.Namespace, m: Measured) -> int:
     blocked = sum(m.samples.blocked.values())
     print(f"sessions waiting on a lock the stopped worker holds: {blocked} (in {m.samples.samples} samples)")
     for what, count in m.samples.blocked.most_common(5):
+        print(f"  {count} x {what}")
+    own = sum(m.samples.own.values())
+    print(f"the stopped worker's own sessions waiting on each other (not counted: they hold up no one): {own}")
+    for what, count in m.samples.own.most_common(3):
         print(f"  {count} x {what}")
     missed = []
     if m.drop >= TARGET_DROP and not args.control:

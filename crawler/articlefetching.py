@@ -216,6 +216,10 @@ class ArticleFetching(BlogsSpiderBase):
             sig = comment_feed_signature(parsed) if parsed.is_feed else None
             unchanged = sig is not None and sig == art["comment_feed_sig"]
             if sig is not None and not unchanged:  # the pipelines store its entries: a check on the comments
+                # Its site stays busy until the pipelines are done with it (BlogsSpider._on_item_done):
+                # the re-fetch that follows may be stored first, and a site given back meanwhile is
+                # another worker's while this one still writes its batches.
+                self.inflight_comment_feeds.add(art["url"])
                 yield CommentFeedItem(
                     art["site"], art["url"], response.url, response.body, simple_headers(response), self.now()
                 )

@@ -32,7 +32,7 @@ class BlogsSpiderBase(Spider):
     sources: dict[str, str]  # feed url (as listed in the feeds file) -> site name
     inflight_feeds: set[str]
     inflight_articles: set[str]
-    inflight_comment_feeds: set[str]  # articles whose first comment feed is in flight (their site is busy)
+    inflight_comment_feeds: set[str]  # articles with a comment feed or thread read in flight (their site is busy)
     inflight_templates: set[tuple[str, str]]  # (site, url) of template pages in flight (their site is busy)
     handled: set[str]  # what a cron run has already requested: each feed and article once per run
     logged: dict[tuple[str, str], float]  # (kind, url) -> when last logged (monotonic)

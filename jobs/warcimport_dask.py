@@ -102,8 +102,11 @@ def extract_site_task(task: SiteTask) -> int:
 
 
 def _largest_first(parts: dict[str, ImportPlan]) -> list[str]:
-    """Sites by pages, most first: no worker is left with a big site while the others idle."""
-    sizes = {site: sum(len(pages) for pages in part.pages.values()) for site, part in parts.items()}
+    """Sites by the bytes of their records, most first (a site's pages with many comments take
+    longer than as many short ones): no worker is left with a big site while the others idle."""
+    sizes = {
+        site: sum(page.ref.size or 1 for pages in part.pages.values() for page in pages) for site, part in parts.items()
+    }
     return sorted(parts, key=lambda site: (-sizes[site], site))
 
 

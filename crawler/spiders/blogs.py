@@ -94,7 +94,7 @@ class BlogsSpider(FeedPolling, ArticleFetching, CommentApiFetching):
         self.feeds_mtime: float | None = None
         self.inflight_feeds: set[str] = set()
         self.inflight_articles: set[str] = set()
-        self.inflight_comment_feeds: set[str] = set()  # articles whose first comment feed is in flight
+        self.inflight_comment_feeds: set[str] = set()  # articles with a comment feed in flight, to the pipelines' end
         # A site stays busy while its template pages are fetched and stored: settled before, its
         # provisional set would be extracted again when they come (pipelines.extract).
         self.inflight_templates: set[tuple[str, str]] = set()

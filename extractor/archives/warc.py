@@ -70,6 +70,7 @@ class RecordRef:
     path: str
     offset: int
     whole: bool = False  # the file is one gzip stream: offsets count its decompressed bytes
+    size: int = 0  # the record block's length (Content-Length): what a task of its site will read
 
 
 @dataclass(slots=True)
@@ -417,7 +418,7 @@ class ArchiveIndex:
             return
         when = _when(headers.get_header("WARC-Date"))
         record_id = (headers.get_header("WARC-Record-ID") or "").strip()
-        ref = RecordRef(path, raw.offset, whole)
+        ref = RecordRef(path, raw.offset, whole, int(rec.length or 0))
         if rec.rec_type == "revisit":
             self.revisits.append(
                 Revisit(
