@@ -28,12 +28,13 @@ pages/s of each, and 3 / 2 (target <= 1.5), 3 / 1, 4 / 2.
    give them, or they waited); the fastest run of each counts (other load on a shared machine only
    ever slows a run down). Target: 2 workers >= 1.7 x one.
 
-Measured 2026-11-28 on the 2-core development machine (load average 1.1 to 1.5), two runs of
-`python bench/warc_import.py --dask`, 480 pages of 16 sites: 2 workers = 1.66 and 1.72 x one
-(1 worker 3.8 s, 2 workers 2.2 to 2.3 s, 1.77 to 1.82 cores used); import / extraction alone 1.44
-and 1.47. Dask's task stream shows why not 2 x: 0.2 s before the first site task (reading the four
-files, the plan), and each site task 12 % longer beside a second worker than alone (write-lock
-waits are 0.03 s of it: the cores are shared with the scheduler and the nannies).
+Measured 2026-11-28 on the 2-core development machine (load average 1.1 to 1.5), four runs of
+`python bench/warc_import.py --dask`, 480 pages of 16 sites: 2 workers = 1.66, 1.72, 1.68 and
+1.71 x one (1.76 to 1.82 cores used); import / extraction alone 1.42 to 1.52. With twice the
+archive (`--dask-copies 8`: 960 pages of 32 sites), 1.83 x. Dask's task stream shows why the
+small archive stays near 1.7: 0.2 s before the first site task (reading the four files, the
+plan), the same with one worker or two, and each site task 12 % longer beside a second worker
+(write-lock waits are 0.03 s of it: the cores are shared with the scheduler and the nannies).
 """
 
 from __future__ import annotations
