@@ -138,9 +138,12 @@ def import_on_dask(
     say(f"read {tally.records} records: {tally.pages} pages, {tally.feeds} feeds of {len(plan.sites)} sites")
     report = ImportReport(files=len(files), sites=len(plan.sites))
     parts = site_plans(plan)
-    site_task = {site: SiteTask(store.location, site, cfg.batch_size, cfg.known_before or "") for site in parts}
+
+    def task(site: str) -> SiteTask:
+        return SiteTask(store.location, site, cfg.batch_size, cfg.known_before or "")
+
     importing = {
-        client.submit(import_site_task, site_task[site], parts[site], pure=False, priority=len(parts) - i): site
+        client.submit(import_site_task, task(site), parts[site], pure=False, priority=len(parts) - i): site
         for i, site in enumerate(_largest_first(parts))
     }
     for number, future in enumerate(as_completed(importing), 1):
@@ -161,12 +164,7 @@ def import_on_dask(
     if left:  # sites an import stopped before extracting
         prepare_extraction(store, cfg)
         tasks = {
-            client.submit(
-                extract_site_task,
-                SiteTask(store.location, site, cfg.batch_size, cfg.known_before or ""),
-                pure=False,
-                priority=len(left) - i,
-            ): site
+            client.submit(extract_site_task, task(site), pure=False, priority=len(left) - i): site
             for i, site in enumerate(left)
         }
         for number, future in enumerate(as_completed(tasks), 1):

@@ -393,8 +393,7 @@ class ExtractPipeline:
     def sites_extracting(self) -> set[str]:
         """The sites with extraction work running or queued here: the crawl keeps their leases until it
         ends (crawler.leasing), as the jobs hold a site's write lock while they write."""
-        running = {site for site, count in self.site_jobs.items() if count > 0}
-        return running | self.batch_busy | self.settle_after_batches
+        return set(self.site_jobs) | self.batch_busy | self.settle_after_batches  # a count at 0 is deleted
 
     def _job_site(self, fn: Callable[..., extraction.JobReport], args: tuple[Any, ...]) -> str:
         if fn is extraction.run_batch:

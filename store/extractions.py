@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from store.comments import ArticleWrites, apply_writes, article_writes
+from store.comments import apply_writes, article_writes
 from store.comments import refresh_article as derive_article
 from store.crawlstate import StoreBase
 
@@ -73,15 +73,12 @@ class ExtractionState(StoreBase):
         holds the crawl lock and gives each site to one task), so the changes found are written as
         they are; otherwise the articles found changed are derived again under the lock (an article
         whose rows were already right is left alone: whoever writes its inputs derives it)."""
-        found = [writes for writes in map(self._article_writes, articles) if writes]
+        found = [writes for writes in (article_writes(self.db, article) for article in articles) if writes]
         if not found:
             return
         with self.transaction() as db:
             for writes in found:
                 apply_writes(db, writes if sole_writer else article_writes(db, writes.article))
-
-    def _article_writes(self, article: str) -> ArticleWrites:
-        return article_writes(self.db, article)
 
     def profile_extractions(self, site: str) -> list[tuple[int, int | None]]:
         """(snapshot, profile_version) of the site's profile extractions, by snapshot."""

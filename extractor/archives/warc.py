@@ -313,13 +313,11 @@ def _records(
                     if it.err_count > errors
                     else None
                 )
-                if damage is None and gz and _suspect(record) and not _sound_member(fh, at):
+                if gz and (damage is not None or _suspect(record)) and not _sound_member(fh, at):
+                    # A gzip member cut short: its inflater ran on into the next member's bytes, which
+                    # now and then decode as deflate data for a while, or warcio read it on as raw bytes.
                     damage = "unreadable"
                 if damage is not None:
-                    if gz and not _sound_member(fh, at):
-                        # A gzip member cut short: its inflater ran on into the next member's bytes,
-                        # which now and then decode as deflate data for a while before it fails.
-                        damage = "unreadable"
                     # A Content-Length too long swallowed the records after it: look for them.
                     tally.skipped[damage] += 1
                     offset = _next_start(fh, at + 1, gz)
