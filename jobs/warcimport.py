@@ -34,14 +34,8 @@ from pathlib import Path
 
 from crawler.templatelinks import HOME
 from extractor.archives.feedlinks import FeedEntryLink
-from extractor.archives.warc import (
-    ArchiveIndex,
-    Capture,
-    CaptureReader,
-    PageCapture,
-    ReadTally,
-    RecordRef,
-)
+from extractor.archives.records import ReadTally
+from extractor.archives.warc import ArchiveIndex, Capture, CaptureReader, PageCapture, RecordRef
 from extractor.archives.warcsites import comment_feed_keys, feed_entries, group_sites, template_pages
 from jobs import extraction
 from jobs.reextract import prepare
@@ -141,9 +135,19 @@ def _iso(value: str | float | None) -> str | None:
     return to_iso(value) if isinstance(value, float) else str(value)
 
 
-def article_url(index: ArchiveIndex, page: PageCapture) -> str:
-    """articles.url of a captured page: as the export's note says, else its URL normalized as the crawl does."""
-    return normalize_url(index.notes.get(page.record_id, {}).get("article") or page.url)
+class ArticleUrls:
+    """articles.url of captured pages: as the export's note says, else the URL normalized as the
+    crawl does; each URL normalized once (an article's captures, and the lookups, repeat it)."""
+
+    def __init__(self, index: ArchiveIndex) -> None:
+        self.notes = index.notes
+        self.normalized: dict[str, str] = {}
+
+    def __call__(self, page: PageCapture) -> str:
+        raw = self.notes.get(page.record_id, {}).get("article") or page.url
+        if raw not in self.normalized:
+            self.normalized[raw] = normalize_url(raw)
+        return self.normalized[raw]
 
 
 def _article(page: PageCapture, url: str, note: dict[str, str], entry: FeedEntryLink | None) -> ArchivedArticle:
@@ -161,7 +165,9 @@ def _article(page: PageCapture, url: str, note: dict[str, str], entry: FeedEntry
     )
 
 
-def plan_from_index(index: ArchiveIndex, files: list[ArchiveFile], stored: dict[str, str]) -> ImportPlan:
+def plan_from_index(
+    index: ArchiveIndex, files: list[ArchiveFile], stored: dict[str, str], article_url: ArticleUrls
+) -> ImportPlan:
     """Sites, articles and kinds of every capture the index holds; `stored`: article -> site in the store."""
     plan = ImportPlan(files=list(files), pages={f.path: [] for f in files}, comment_feeds={f.path: [] for f in files})
     entries = feed_entries(index)
@@ -169,7 +175,7 @@ def plan_from_index(index: ArchiveIndex, files: list[ArchiveFile], stored: dict[
     oldest: dict[str, PageCapture] = {}
     captures = [page for pages in group_sites(index).values() for page in pages]
     for page in captures:
-        url = article_url(index, page)
+        url = article_url(page)
         if url not in articles:
             article = _article(page, url, index.notes.get(page.record_id, {}), entries.get(page.key))
             # An article stored before keeps its site.
@@ -178,7 +184,7 @@ def plan_from_index(index: ArchiveIndex, files: list[ArchiveFile], stored: dict[
             oldest[url] = page
     for page in captures:
         note = index.notes.get(page.record_id, {})
-        url = article_url(index, page)
+        url = article_url(page)
         # An article stored before (an earlier import, a crawl) has its first fetch already.
         kind = note.get("kind") or ("first" if oldest[url] is page and url not in stored else "refetch")
         plan.pages[page.ref.path].append(ArchivedPage(page.ref, page.url, page.captured_at, kind, articles[url]))
@@ -220,8 +226,9 @@ def finish_plan(
     """The plan of an index built here or gathered from workers."""
     for path, skipped in index.resolve_revisits().items():  # a revisit's response may be in another file
         tallies[path].skipped["revisit without its original"] += skipped
-    stored = store.archived_article_sites(article_url(index, p) for p in index.pages)
-    plan = plan_from_index(index, files, stored)
+    article_url = ArticleUrls(index)
+    stored = store.archived_article_sites(article_url(p) for p in index.pages)
+    plan = plan_from_index(index, files, stored, article_url)
     plan.already, plan.tallies = already, tallies
     return plan
 

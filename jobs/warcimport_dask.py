@@ -4,8 +4,10 @@ by file and then by site.
 with dask_client("local:2") as client:
     plan, report = import_on_dask(store, client, ["a.warc.gz", "b.warc.gz"])
 
-1. One task per file reads it (pass 1, extractor.archives.warc.ArchiveIndex): what comes back to this
-   process is the index, a few fields per record, never a body.
+1. One task per piece of a file reads it (pass 1, extractor.archives.warc.ArchiveIndex): a WARC file
+   compressed per record is cut into pieces of a few MB (extractor.archives.records.pieces), so that
+   one large file (a Common Crawl segment's 1 GB) is read by every worker, any other file is one
+   piece. What comes back to this process is the index, a few fields per record, never a body.
 2. Here, from all the indexes: sites and articles (a site's pages may sit in many files).
 3. One task per site, largest first, on a worker that opens the store itself: it stores the site's
    pages (bodies read from every file that holds them, one chunk at a time), in the single-process
@@ -29,9 +31,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from extractor.archives.records import ReadTally, pieces
 from extractor.archives.warc import ArchiveIndex
 from jobs import extraction
 from jobs.warcimport import (
+    ArchiveFile,
     ImportPlan,
     ImportReport,
     archive_files,
@@ -51,6 +55,10 @@ if TYPE_CHECKING:  # Dask is imported where a cluster is used (start-up time of 
     from distributed import Client, Future
 
 
+_MIN_PIECE = 1 << 20
+_MAX_PIECE = 64 << 20
+
+
 class ImportFailed(RuntimeError):
     """A task failed; what was stored is kept (files recorded, pages stored), so running again resumes."""
 
@@ -62,11 +70,54 @@ def _result(future: Future, what: str) -> Any:
         raise ImportFailed(f"{what} failed (run again to resume): {exc!r}") from exc
 
 
-def index_file(path: str) -> ArchiveIndex:
-    """Task: pass 1 over one file."""
+def index_piece(path: str, start: int, stop: int | None) -> ArchiveIndex:
+    """Task: pass 1 over one piece of a file."""
     index = ArchiveIndex()
-    index.add_file(path)
+    index.add_file(path, start, stop)
     return index
+
+
+def piece_size(files: list[ArchiveFile], workers: int) -> int:
+    """Bytes per piece: about 4 pieces per worker, so that the last ones even out the workers'
+    shares; at least 1 MiB (a task's own cost), at most 64 MiB (progress, memory of a piece's index)."""
+    total = sum(f.size for f in files)
+    return min(max(total // (4 * max(1, workers)), _MIN_PIECE), _MAX_PIECE)
+
+
+def read_indexes(
+    client: Client, files: list[ArchiveFile], say: Callable[[str], None], size: int
+) -> tuple[ArchiveIndex, dict[str, ReadTally]]:
+    """Pass 1 on the cluster, in pieces of `size` bytes: the files' index, in the order given (the
+    single-process import's), and each file's tally."""
+    from distributed import as_completed
+
+    cut = {f.path: pieces(f.path, size) for f in files}
+    largest_first = sorted(
+        ((f, start, stop) for f in files for start, stop in cut[f.path]),
+        key=lambda piece: -((piece[2] if piece[2] is not None else piece[0].size) - piece[1]),
+    )
+    reading = {
+        client.submit(index_piece, f.path, start, stop, pure=False, priority=len(largest_first) - i): (f.path, start)
+        for i, (f, start, stop) in enumerate(largest_first)
+    }
+    found: dict[tuple[str, int], ArchiveIndex] = {}
+    left = {path: len(parts) for path, parts in cut.items()}
+    read = 0
+    for future in as_completed(reading):
+        path, start = reading[future]
+        found[path, start] = _result(future, f"reading {path}")
+        left[path] -= 1
+        if not left[path]:
+            read += 1
+            say(f"read {read}/{len(files)} files ({Path(path).name})")
+    index = ArchiveIndex()
+    tallies = {}
+    for archive in files:
+        tallies[archive.path] = ReadTally()
+        for start, _stop in cut[archive.path]:
+            tallies[archive.path].merge(found[archive.path, start].tally)
+            index.merge(found[archive.path, start])
+    return index, tallies
 
 
 @dataclass(frozen=True)
@@ -117,22 +168,17 @@ def import_on_dask(
     *,
     batch_size: int = 10,
     progress: Callable[[str], None] | None = None,
+    piece_bytes: int | None = None,
 ) -> tuple[ImportPlan, ImportReport]:
-    """The import of jobs.warcimport.import_archives, its reading and extraction on `client`'s cluster."""
+    """The import of jobs.warcimport.import_archives, its reading and extraction on `client`'s cluster
+    (files read in pieces of `piece_bytes`, by default piece_size's)."""
     from distributed import as_completed
 
     say = progress or (lambda _text: None)
     cfg = extraction.JobConfig(store.location, batch_size=max(2, batch_size), known_before=to_iso(time.time()))
     files, already = archive_files(store, paths)
-    reading = {client.submit(index_file, f.path, pure=False): f.path for f in files}
-    found: dict[str, ArchiveIndex] = {}
-    for number, future in enumerate(as_completed(reading), 1):
-        found[reading[future]] = _result(future, f"reading {reading[future]}")
-        say(f"read {number}/{len(files)} files ({Path(reading[future]).name})")
-    index = ArchiveIndex()
-    for archive in files:  # in the order given, as the single-process import reads them
-        index.merge(found[archive.path])
-    tallies = {archive.path: found[archive.path].tally for archive in files}
+    size = piece_bytes or piece_size(files, sum(client.nthreads().values()))
+    index, tallies = read_indexes(client, files, say, size)
     plan = finish_plan(store, index, files, already, tallies)
     tally = plan.tally
     say(f"read {tally.records} records: {tally.pages} pages, {tally.feeds} feeds of {len(plan.sites)} sites")

@@ -66,24 +66,25 @@ class PageState(StoreBase):
         """
         stamp = to_iso(page.fetched_at)
         article = page.article_url
+        # Made before the write lock is taken (SQLite's is the whole store's): hashing, compressing.
+        values = [
+            article,
+            page.site,
+            page.kind,
+            page.url,
+            page.request_url or page.url,
+            page.status,
+            json.dumps(page.headers, ensure_ascii=False),
+            gzipped if gzipped is not None else gzip_body(page.body),
+            len(page.body),
+            hashlib.sha256(page.body).hexdigest(),
+            stamp,
+        ]
         with self.transaction() as db:
             db.execute(
                 "INSERT INTO snapshots (article, site, kind, url, request_url, status, headers, body,"
-                " body_size,"
-                " body_sha256, fetched_at) VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
-                [
-                    article,
-                    page.site,
-                    page.kind,
-                    page.url,
-                    page.request_url or page.url,
-                    page.status,
-                    json.dumps(page.headers, ensure_ascii=False),
-                    gzipped if gzipped is not None else gzip_body(page.body),
-                    len(page.body),
-                    hashlib.sha256(page.body).hexdigest(),
-                    stamp,
-                ],
+                " body_size, body_sha256, fetched_at) VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
+                values,
             )
             snap = db.execute(
                 "SELECT id FROM snapshots WHERE article = ? AND fetched_at = ?", [article, stamp]

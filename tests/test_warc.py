@@ -20,7 +20,8 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from crawler.items import PageItem
-from extractor.archives.warc import ArchiveIndex, ReadTally, iter_records, read_capture
+from extractor.archives.records import ReadTally, iter_records, pieces
+from extractor.archives.warc import ArchiveIndex, read_capture
 from extractor.archives.warcsites import group_sites
 from extractor.core.sitekeys import default_site_name
 from farm import BlogFarm
@@ -270,3 +271,51 @@ def test_a_cut_gzip_member_is_unreadable_however_its_inflater_ran_on() -> None:
         uris = [raw.record.rec_headers.get_header("WARC-Target-URI") for raw in iter_records(str(path), tally)]
         assert dict(tally.skipped) == {"unreadable": 1}, name
         assert len(uris) == 7 and all(uri.startswith("http://127.0.0.1:") and uri.isprintable() for uri in uris), name
+
+
+def _walk(path: Path, start: int = 0, stop: int | None = None) -> tuple[list[int], ReadTally]:
+    tally = ReadTally()
+    return [raw.offset for raw in iter_records(str(path), tally, start, stop=stop)], tally
+
+
+def test_pieces_of_a_file_read_apart_give_its_records_and_damage_once(farm: BlogFarm, tmp_path: Path) -> None:
+    """A file compressed per record, cut at any offsets (inside a record, inside a damaged one, on a
+    record's first byte), read piece by piece: every sound record once, in the file's order, and
+    each damaged record counted once, as one reading of the whole file gives them."""
+    _feed, fetched = blog_fetches(farm)
+    members = records(fetched, gz=True)
+    members[3] = members[3][: len(members[3]) // 2]
+    cut = tmp_path / "cut.warc.gz"
+    cut.write_bytes(b"".join(members))
+    sound = tmp_path / "sound.warc.gz"
+    sound.write_bytes(b"".join(records(fetched, gz=True)))
+    kept = [
+        Path(__file__).parent / "data" / "warc" / f"{name}.warc.gz"
+        for name in ("cut-member-inflates-on", "cut-member-read-raw")
+    ]
+    for path in (sound, cut, *kept):
+        whole, whole_tally = _walk(path)
+        length = path.stat().st_size
+        starts = sorted(set(whole))
+        for size in (*range(700, length, 1531), *(start - 1 for start in starts[1:]), *starts[1:]):
+            cuts = pieces(str(path), size)
+            assert len(cuts) == -(-length // size) > 1, (path.name, size)
+            offsets: list[int] = []
+            tally = ReadTally()
+            for start, stop in cuts:
+                found, piece_tally = _walk(path, start, stop)
+                offsets += found
+                tally.merge(piece_tally)
+            assert offsets == whole, (path.name, size)
+            assert tally.skipped == whole_tally.skipped, (path.name, size)
+    assert pieces(str(sound), sound.stat().st_size) == [(0, None)]
+
+
+def test_a_whole_gzip_plain_or_arc_file_is_one_piece(farm: BlogFarm, tmp_path: Path) -> None:
+    _feed, fetched = blog_fetches(farm, articles=3)
+    plain = tmp_path / "plain.warc"
+    plain.write_bytes(b"".join(records(fetched, gz=False)))
+    whole = tmp_path / "whole.warc.gz"
+    whole.write_bytes(gzip.compress(plain.read_bytes()))
+    for path in (plain, whole):
+        assert pieces(str(path), 100) == [(0, None)], path.name

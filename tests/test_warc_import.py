@@ -18,13 +18,16 @@ import pytest
 from crawl_helpers import PROJECT, _env, run_crawl, write_feeds
 from warcio.archiveiterator import ArchiveIterator
 
+from extractor.archives.records import pieces
 from extractor.archives.warc import ArchiveIndex, CaptureReader
 from extractor.archives.warccli import CommentFeeds
 from extractor.archives.warcsites import group_sites
 from extractor.core.sitekeys import default_site_name
 from farm import BlogFarm
 from jobs import extraction
-from jobs.warcimport import import_archives, plan_import, store_file
+from jobs.reextract_dask import dask_client
+from jobs.warcimport import ImportPlan, import_archives, plan_import, store_file
+from jobs.warcimport_dask import import_on_dask
 from jobs.warcwriter import Written, export_warc_file
 from store import open_store
 
@@ -192,6 +195,20 @@ def test_import_on_a_local_dask_cluster_gives_the_single_process_rows(farm: Blog
     for name, sql in {**PAGES_AND_COMMENTS, "snapshots": snapshots}.items():
         assert rows(dask, sql) == rows(single, sql), name
     assert len(rows(dask, "SELECT DISTINCT site FROM posts")) == 3
+    # The files read in pieces of 4 KB (many per record: most start inside one), on 2 workers.
+    pieces = tmp_path / "pieces.db"
+    with dask_client("local:2") as client, open_store(pieces) as store:
+        plan, _report = import_on_dask(store, client, [str(out), str(archive)], piece_bytes=4096)
+    assert sum(len(cuts) for cuts in plan_pieces(plan, 4096)) > 20
+    for name, sql in {**PAGES_AND_COMMENTS, "snapshots": snapshots}.items():
+        assert rows(pieces, sql) == rows(single, sql), name
+    assert rows(pieces, "SELECT path, records, pages, feeds, skipped FROM warc_imports ORDER BY path") == rows(
+        single, "SELECT path, records, pages, feeds, skipped FROM warc_imports ORDER BY path"
+    )
+
+
+def plan_pieces(plan: ImportPlan, size: int) -> list[list[tuple[int, int | None]]]:
+    return [pieces(f.path, size) for f in plan.files]
 
 
 @pytest.mark.slow

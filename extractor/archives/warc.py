@@ -18,33 +18,31 @@ or that cannot be parsed or decompressed is counted in `ReadTally.skipped` and s
 goes on at the next record start found after it (the next gzip member, or `WARC/` line).
 
 Memory: the index holds a few fields per record, never a body; bodies are read again per site.
+The record walk itself (damage, pieces of a file read apart) is extractor.archives.records'.
 """
 
 from __future__ import annotations
 
-import gzip
-import zlib
 from collections import Counter
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 from urllib.parse import urlsplit
 
-from warcio.archiveiterator import ArchiveIterator
-from warcio.exceptions import ArchiveLoadFailed
 from warcio.recordloader import ArcWarcRecord
 
 from extractor.archives.feedlinks import FeedEntryLink, read_feed, url_key
+from extractor.archives.records import (
+    RawRecord,
+    ReadTally,
+    gzip_per_record,
+    is_whole_gzip,
+    iter_records,
+    open_archive,
+    walk_records,
+)
 
-_GZIP_MAGIC = b"\x1f\x8b\x08"
-_WARC_LINE = b"WARC/1."
-_SCAN = 1 << 20
-_BLOCK = 1 << 16  # bytes per read: fewer buffer refills than warcio's 16 KiB
-_WHOLE_PROBE = 8 << 20  # decompressed bytes is_whole_gzip looks at
-# What a damaged record raises in warcio, zlib or gzip: counted and skipped, never a crash.
-_DAMAGE = (ArchiveLoadFailed, EOFError, zlib.error, OSError, ValueError, IndexError, KeyError)
 # The metadata record this project writes beside each response: `name: value` lines.
 NOTE_FIELDS = (
     "fetched-at",
@@ -59,10 +57,6 @@ NOTE_FIELDS = (
 )
 
 
-class _Iterator(ArchiveIterator):  # type: ignore[misc]
-    INC_RECORD = ""  # a wrong Content-Length is counted (err_count) and reported by us, not printed
-
-
 @dataclass(frozen=True, slots=True)
 class RecordRef:
     """Where a record starts in an archive file (read again by `read_capture`)."""
@@ -71,36 +65,6 @@ class RecordRef:
     offset: int
     whole: bool = False  # the file is one gzip stream: offsets count its decompressed bytes
     size: int = 0  # the record block's length (Content-Length): what a task of its site will read
-
-
-@dataclass(slots=True)
-class ReadTally:
-    """What reading archives found: for progress lines and the final summary."""
-
-    files: int = 0
-    records: int = 0
-    pages: int = 0
-    feeds: int = 0
-    revisits: int = 0
-    listings: int = 0  # home, category, archive pages: not articles (group_sites)
-    skipped: Counter[str] = field(default_factory=Counter)  # reason -> records
-
-    def merge(self, other: ReadTally) -> None:
-        self.files += other.files
-        self.records += other.records
-        self.pages += other.pages
-        self.feeds += other.feeds
-        self.revisits += other.revisits
-        self.listings += other.listings
-        self.skipped.update(other.skipped)
-
-    def skipped_text(self) -> str:
-        """`3 skipped (2 truncated, 1 wrong Content-Length)`, or '' when none was."""
-        total = sum(self.skipped.values())
-        if not total:
-            return ""
-        parts = ", ".join(f"{n} {reason}" for reason, n in sorted(self.skipped.items()))
-        return f"{total} skipped ({parts})"
 
 
 @dataclass(slots=True)
@@ -180,87 +144,6 @@ def _kind(content_type: str, head: bytes) -> str | None:
     return None
 
 
-@dataclass(slots=True)
-class RawRecord:
-    """A sound record with its content read (HTTP body for responses)."""
-
-    offset: int
-    record: ArcWarcRecord
-    body: bytes
-
-
-def _next_start(fh: Any, after: int, gz: bool) -> int | None:
-    """The offset of the next record start at or after `after` (a gzip member, or a `WARC/1.` line)."""
-    magic = _GZIP_MAGIC if gz else _WARC_LINE
-    pos = after
-    while True:
-        fh.seek(pos)
-        chunk = fh.read(_SCAN + len(magic))
-        if len(chunk) < len(magic):
-            return None
-        found = chunk.find(magic)
-        if found >= 0 and (gz or found == 0 or chunk[found - 1 : found] == b"\n"):
-            return pos + found
-        if found >= 0:  # `WARC/1.` inside a line: look further
-            pos += found + 1
-            continue
-        pos += _SCAN
-
-
-def _suspect(record: ArcWarcRecord) -> bool:
-    """A record that may be a gzip member cut short which warcio read on as raw bytes: compressed
-    bytes in its headers (a target URI with control characters), or an ARC header line in a WARC
-    file (a line of compressed bytes with four spaces in it passes for one)."""
-    uri = record.rec_headers.get_header("WARC-Target-URI") or ""
-    return record.format != "warc" or any(ord(c) < 0x20 or c == "\x7f" for c in uri)
-
-
-def _sound_member(fh: Any, offset: int) -> bool:
-    """Whether the gzip member at `offset` inflates whole, its CRC and length checked (the file's
-    position is kept)."""
-    kept = fh.tell()
-    fh.seek(offset)
-    inflate = zlib.decompressobj(31)
-    try:
-        while not inflate.eof:
-            chunk = fh.read(_BLOCK)
-            if not chunk:
-                return False
-            inflate.decompress(chunk)
-    except zlib.error:
-        return False
-    finally:
-        fh.seek(kept)
-    return True
-
-
-def is_whole_gzip(path: str) -> bool:
-    """One gzip stream over many records (not the standard gzip per record): its first member
-    holds a second record's start. Reads at most a few MB."""
-    with open(path, "rb") as fh:
-        if fh.read(3) != _GZIP_MAGIC:
-            return False
-        fh.seek(0)
-        inflate = zlib.decompressobj(31)
-        seen = b""
-        while not inflate.eof and len(seen) < _WHOLE_PROBE:
-            chunk = fh.read(1 << 16)
-            if not chunk:
-                break
-            try:
-                seen += inflate.decompress(chunk)
-            except zlib.error:
-                return False
-            if b"\nWARC/1." in seen:
-                return True
-    return False
-
-
-def _open(path: str, whole: bool) -> IO[bytes]:
-    # A whole-gzip file is read through gzip's own seekable stream (seeking back re-reads from the start).
-    return gzip.open(path, "rb") if whole else open(path, "rb")  # type: ignore[return-value]
-
-
 def _body_wanted(record: ArcWarcRecord) -> bool:
     return record.rec_type in ("response", "revisit", "metadata", "resource")
 
@@ -274,63 +157,6 @@ def _body_needed_to_index(record: ArcWarcRecord) -> bool:
         return False
     _status, headers = _http_headers(record)
     return "html" not in _content_type(headers)
-
-
-def iter_records(
-    path: str,
-    tally: ReadTally,
-    start: int = 0,
-    limit: int | None = None,
-    whole: bool = False,
-    body: Callable[[ArcWarcRecord], bool] = _body_wanted,
-) -> Iterator[RawRecord]:
-    """The file's sound records from `start` (at most `limit`), damaged ones counted in `tally.skipped`;
-    their content read when `body(record)`."""
-    with _open(path, whole) as fh:
-        fh.seek(0)
-        gz = not whole and fh.read(3) == _GZIP_MAGIC
-        yield from _records(fh, gz, tally, start, limit, body)
-
-
-def _records(
-    fh: IO[bytes], gz: bool, tally: ReadTally, start: int, limit: int | None, body: Callable[[ArcWarcRecord], bool]
-) -> Iterator[RawRecord]:
-    offset: int | None = start
-    given = 0
-    while offset is not None:
-        fh.seek(offset)
-        it = _Iterator(fh, arc2warc=True, block_size=_BLOCK)
-        try:
-            for record in it:
-                errors = it.err_count
-                content = record.content_stream().read() if body(record) else b""
-                it.read_to_end()  # the rest of the block, then the blank lines after it
-                at = it.get_record_offset()
-                damage = (
-                    "truncated"  # the file ended before the block's Content-Length
-                    if getattr(record.raw_stream, "limit", 0)
-                    else "wrong Content-Length"  # the next record does not start where it says
-                    if it.err_count > errors
-                    else None
-                )
-                if gz and (damage is not None or _suspect(record)) and not _sound_member(fh, at):
-                    # A gzip member cut short: its inflater ran on into the next member's bytes, which
-                    # now and then decode as deflate data for a while, or warcio read it on as raw bytes.
-                    damage = "unreadable"
-                if damage is not None:
-                    # A Content-Length too long swallowed the records after it: look for them.
-                    tally.skipped[damage] += 1
-                    offset = _next_start(fh, at + 1, gz)
-                    break
-                yield RawRecord(at, record, content)
-                given += 1
-                if limit is not None and given >= limit:
-                    return
-            else:
-                offset = None
-        except _DAMAGE:
-            tally.skipped["unreadable"] += 1
-            offset = _next_start(fh, max(it.offset, offset) + 1, gz)
 
 
 def _note(body: bytes) -> dict[str, str]:
@@ -367,11 +193,13 @@ class ArchiveIndex:
     # Revisits wait until every file is indexed: the response they repeat may sit in a later file.
     revisits: list[Revisit] = field(default_factory=list)
 
-    def add_file(self, path: str | Path) -> ReadTally:
-        """Index one file; returns what it held (also added to `self.tally`)."""
-        tally = ReadTally(files=1)
+    def add_file(self, path: str | Path, start: int = 0, stop: int | None = None) -> ReadTally:
+        """Index one file, or the piece of it from `start` to `stop` (extractor.archives.records.pieces:
+        the pieces' indexes merged in file order are the file's); returns what it held (also added
+        to `self.tally`)."""
+        tally = ReadTally(files=int(start == 0))
         whole = is_whole_gzip(str(path))
-        for raw in iter_records(str(path), tally, whole=whole, body=_body_needed_to_index):
+        for raw in iter_records(str(path), tally, start, whole=whole, body=_body_needed_to_index, stop=stop):
             tally.records += 1
             self._add(str(path), whole, raw, tally)
         self.tally.merge(tally)
@@ -490,10 +318,10 @@ class CaptureReader:
         """The response at `ref` (its URL and time replaced by a revisit's, when given)."""
         key = (ref.path, ref.whole)
         if key not in self.files:
-            fh = _open(ref.path, ref.whole)
-            self.files[key] = (fh, not ref.whole and fh.read(3) == _GZIP_MAGIC)
+            fh = open_archive(ref.path, ref.whole)
+            self.files[key] = (fh, gzip_per_record(fh, ref.whole))
         fh, gz = self.files[key]
-        for raw in _records(fh, gz, ReadTally(), ref.offset, 1, _body_wanted):
+        for raw in walk_records(fh, gz, ReadTally(), ref.offset, 1, _body_wanted):
             status, headers = _http_headers(raw.record)
             uri = (raw.record.rec_headers.get_header("WARC-Target-URI") or "").strip().strip("<>")
             when = _when(raw.record.rec_headers.get_header("WARC-Date"))

@@ -22,7 +22,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from extractor.archives.feedlinks import url_key
-from extractor.archives.warc import ArchiveIndex, CaptureReader, PageCapture, ReadTally
+from extractor.archives.records import ReadTally
+from extractor.archives.warc import ArchiveIndex, CaptureReader, PageCapture
 from extractor.archives.warcsites import comment_feeds_by_article, feed_entries, group_sites
 from extractor.comments.commentfeed import feed_texts_until, parse_comment_feed
 from extractor.separation.method import Page, PageExtraction
