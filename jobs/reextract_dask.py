@@ -43,6 +43,16 @@ class ReextractFailed(RuntimeError):
 
 # Schemes a Dask scheduler listens on; the dashboard (http://host:8787) is not one of them.
 SCHEDULER_SCHEMES = ("tcp", "tls")
+# A LocalCluster shares the machine's cores with its workers: its scheduler's, nannies' and
+# workers' periodic checks (event-loop ticks every 20 ms, memory every 100 ms, system stats every
+# 500 ms) took 3 % of a core at rest and slowed two workers on two cores, and each worker's
+# profiler samples its task's stack every 10 ms (for a dashboard a LocalCluster here has not).
+QUIET_LOCAL_CLUSTER = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "500ms",
+    "distributed.worker.memory.monitor-interval": "500ms",
+    "distributed.admin.system-monitor.interval": "2s",
+}
 # Seconds to wait for a scheduler to answer as Dask: a port that is something else never does.
 CONNECT_TIMEOUT = 15.0
 
@@ -82,6 +92,7 @@ def dask_client(address: str, timeout: float = CONNECT_TIMEOUT) -> Iterator[Clie
     """A client of the scheduler at `address`, or of a LocalCluster of N one-thread worker
     processes for `local:N` (started here and closed on leaving). A scheduler that does not answer
     as Dask within `timeout` seconds raises OSError in one line."""
+    import dask.config
     from distributed import Client, LocalCluster
 
     local = _LOCAL.match(check_address(address))
@@ -91,6 +102,7 @@ def dask_client(address: str, timeout: float = CONNECT_TIMEOUT) -> Iterator[Clie
             yield client
         return
     with (
+        dask.config.set(QUIET_LOCAL_CLUSTER),
         LocalCluster(
             n_workers=int(local.group(1)), threads_per_worker=1, processes=True, dashboard_address=None
         ) as cluster,

@@ -234,6 +234,16 @@ def test_a_local_cluster_closing_its_workers_logs_no_heartbeat_traceback() -> No
     # ERROR with a traceback after a successful job.
     with dask_client("local:1") as client:
         assert list(client.run(_heartbeat_record).values()) == [True]
+        # ... and its workers run with the profiler off (QUIET_LOCAL_CLUSTER): it took two workers on
+        # two cores a tenth of their CPU time.
+        assert list(client.run(_worker_config, "distributed.worker.profile.enabled").values()) == [False]
+        assert list(client.run(_worker_config, "distributed.admin.tick.interval").values()) == ["500ms"]
+
+
+def _worker_config(key: str) -> object:
+    import dask.config
+
+    return dask.config.get(key)
 
 
 def test_every_sites_known_identifiers_in_one_read_are_each_sites_own(fresh_db: str) -> None:

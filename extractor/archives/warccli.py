@@ -52,7 +52,7 @@ class CommentFeeds:
 
     def texts(self, page: PageCapture) -> list[str]:
         """Texts of the article's comment-feed entries the page can show (none: no comment feed)."""
-        article = url_key(page.article or page.url)
+        article = url_key(page.article) if page.article else page.key  # key: url_key(url), from pass 1
         if article not in self.entries:
             self.entries[article] = []
             for feed in self.captures.get(article, []):
