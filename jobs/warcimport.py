@@ -118,13 +118,19 @@ def file_sha256(path: str) -> str:
     return digest.hexdigest()
 
 
-def archive_files(store: StoreBackend, paths: list[str]) -> tuple[list[ArchiveFile], list[str]]:
-    """(files to import, files imported before): a file named twice, or whose bytes are in the store, once."""
+def _sha256_here(paths: list[str]) -> list[str]:
+    return [file_sha256(path) for path in paths]
+
+
+def archive_files(
+    store: StoreBackend, paths: list[str], digests: Callable[[list[str]], list[str]] | None = None
+) -> tuple[list[ArchiveFile], list[str]]:
+    """(files to import, files imported before): a file named twice, or whose bytes are in the store,
+    once. `digests`: the files' SHA-256 (file_sha256 of each, here by default; a cluster's workers)."""
     found: dict[str, ArchiveFile] = {}
-    for path in paths:
-        absolute = os.path.abspath(path)
-        digest = file_sha256(absolute)
-        found.setdefault(digest, ArchiveFile(absolute, digest, Path(absolute).stat().st_size))
+    absolute = [os.path.abspath(path) for path in paths]
+    for path, digest in zip(absolute, (digests or _sha256_here)(absolute), strict=True):
+        found.setdefault(digest, ArchiveFile(path, digest, Path(path).stat().st_size))
     done = store.imported_files(list(found))
     return [f for d, f in found.items() if d not in done], [f.path for d, f in found.items() if d in done]
 

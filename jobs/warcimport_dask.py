@@ -8,6 +8,7 @@ with dask_client("local:2") as client:
    compressed per record is cut into pieces of a few MB (extractor.archives.records.pieces), so that
    one large file (a Common Crawl segment's 1 GB) is read by every worker, any other file is one
    piece. What comes back to this process is the index, a few fields per record, never a body.
+   Before it, one task per file hashes it (a file imported before is skipped: its SHA-256).
 2. Here, from all the indexes: sites and articles (a site's pages may sit in many files).
 3. One task per site, largest first, on a worker that opens the store itself: it stores the site's
    pages (bodies read from every file that holds them, one chunk at a time), in the single-process
@@ -40,6 +41,7 @@ from jobs.warcimport import (
     ImportReport,
     archive_files,
     extract_site,
+    file_sha256,
     finish_plan,
     prepare_extraction,
     prepare_site,
@@ -176,7 +178,11 @@ def import_on_dask(
 
     say = progress or (lambda _text: None)
     cfg = extraction.JobConfig(store.location, batch_size=max(2, batch_size), known_before=to_iso(time.time()))
-    files, already = archive_files(store, paths)
+
+    def hashed_on_workers(found: list[str]) -> list[str]:  # seconds a GB: side by side, not here one by one
+        return list(client.gather(client.map(file_sha256, found, pure=False)))
+
+    files, already = archive_files(store, paths, hashed_on_workers)
     size = piece_bytes or piece_size(files, sum(client.nthreads().values()))
     index, tallies = read_indexes(client, files, say, size)
     plan = finish_plan(store, index, files, already, tallies)
