@@ -5,7 +5,8 @@
 The archive: the corpus' WordPress sites (30 pages each), `--copies` times over under other ports
 (other sites to the site key), each page a WARC response record (gzip per record, warcio's writer),
 the sites' pages interleaved as a crawl writes them. Prints (medians over --repeat runs, CPU time
-of this process, so that other load on a shared machine disturbs the ratios less):
+of this process, so that other load on a shared machine disturbs the ratios less; 1 to 3 run in
+turn, --repeat times, so that the machine's drift touches them alike):
 
 1. lxml.html parse of every page, the baseline;
 2. extraction alone: each site's pages, already in memory, extracted in sets of 10 as the crawl's
@@ -20,21 +21,23 @@ pages/s of each, and 3 / 2 (target <= 1.5), 3 / 1, 4 / 2.
 6. with --dask: wall time of `scrapy import-warc`'s import on LocalClusters of 1 and 2 workers, into
    a new SQLite store each run, of a larger archive (--dask-copies, by default twice --copies: the
    import's fixed costs, reading the plan and the barriers between its steps, would weigh more in
-   a smaller one; the output says its size) written into 4 files (Dask distributes by file, then
-   by site). Both clusters are started, and their workers' imports done, before any clock starts:
+   a smaller one; the output says its size) written into 4 files (Dask reads them in pieces, then
+   works site by site). Both clusters are started, and their workers' imports done, before any clock starts:
    that start-up is printed apart. The runs alternate 1, 2, 1, 2 ... workers --repeat times, each
    with the CPU seconds of the workers and of this process (scheduler, driver), the cores that
    makes, and the load average beside it (2 workers using well under 2 cores: the machine did not
    give them, or they waited); the fastest run of each counts (other load on a shared machine only
    ever slows a run down). Target: 2 workers >= 1.7 x one.
 
-Measured 2026-11-28 on the 2-core development machine (load average 1.1 to 1.5), four runs of
-`python bench/warc_import.py --dask`, 480 pages of 16 sites: 2 workers = 1.66, 1.72, 1.68 and
-1.71 x one (1.76 to 1.82 cores used); import / extraction alone 1.42 to 1.52. With twice the
-archive (`--dask-copies 8`: 960 pages of 32 sites), 1.83 x. Dask's task stream shows why the
-small archive stays near 1.7: 0.2 s before the first site task (reading the four files, the
-plan), the same with one worker or two, and each site task 12 % longer beside a second worker
-(write-lock waits are 0.03 s of it: the cores are shared with the scheduler and the nannies).
+Measured 2026-11-28 on the 2-core development machine (load average 0.4 to 1.1), two runs of
+`python bench/warc_import.py --dask`: import / extraction alone 1.39 and 1.35; Dask, 480 pages of
+16 sites, 2 workers = 1.87 and 1.90 x one (1.82 to 1.89 cores used). Earlier runs of the same
+session: 1.94, 1.99, and 1.84 on twice the archive (`--dask-copies 8`). Before that session's
+changes: 1.66 to 1.72 x, and import / extraction alone 1.42 to 1.52. What changed: the workers of
+a LocalCluster run without Dask's profiler (jobs.reextract_dask.QUIET_LOCAL_CLUSTER: two workers
+used 4.3 CPU s for the import with it, 3.7 to 3.9 without); records inflated by ISA-L (the library
+import 0.57 -> 0.51 CPU s, medians of 8 runs alternating the two); files read in pieces by every
+worker, and hashed on the workers.
 """
 
 from __future__ import annotations
@@ -109,12 +112,15 @@ def cpu(fn: Callable[[], object]) -> float:
     return time.process_time() - start
 
 
-def median(fn: Callable[[], object], repeat: int) -> float:
-    times = []
+def interleaved_medians(fns: list[Callable[[], object]], repeat: int) -> list[float]:
+    """Each function's median CPU time, the functions run in turn `repeat` times (a drift of the
+    machine's speed during the bench then touches every figure alike, not the later ones only)."""
+    times: list[list[float]] = [[] for _ in fns]
     for _ in range(repeat):
-        clear_memos()  # every run starts cold, as an import meets new pages
-        times.append(cpu(fn))
-    return statistics.median(times)
+        for fn, taken in zip(fns, times, strict=True):
+            clear_memos()  # every run starts cold, as an import meets new pages
+            taken.append(cpu(fn))
+    return [statistics.median(taken) for taken in times]
 
 
 def parse_all(sites: list[list[tuple[str, bytes]]]) -> None:
@@ -222,10 +228,11 @@ def main() -> int:
         n = write_archive(sites, archive)
         size = archive.stat().st_size
         print(f"archive: {n} pages of {len(sites)} sites, {size / 1e6:.1f} MB (gzip per record)")
-        parse = median(lambda: parse_all(sites), a.repeat)
-        alone = median(lambda: extract_all(sites), a.repeat)
-        library = median(lambda: import_library(archive), a.repeat)
-        stored = median(lambda: import_store(archive, folder), a.repeat)
+        parse, alone, library = interleaved_medians(
+            [lambda: parse_all(sites), lambda: extract_all(sites), lambda: import_library(archive)], a.repeat
+        )
+        # Apart: a target compares only 3 and 2, and a parse run right after the store's writes was slower.
+        (stored,) = interleaved_medians([lambda: import_store(archive, folder)], a.repeat)
         for name, seconds in (
             ("1. lxml parse", parse),
             ("2. extraction alone", alone),
