@@ -94,13 +94,12 @@ def read_indexes(
     from distributed import as_completed
 
     cut = {f.path: pieces(f.path, size) for f in files}
-    largest_first = sorted(
-        ((f, start, stop) for f in files for start, stop in cut[f.path]),
-        key=lambda piece: -((piece[2] if piece[2] is not None else piece[0].size) - piece[1]),
-    )
+    every = [(f, start, stop) for f in files for start, stop in cut[f.path]]
+    # Largest first (a file's last piece is its shortest): no worker is left reading while the others wait.
+    every.sort(key=lambda piece: (piece[2] if piece[2] is not None else piece[0].size) - piece[1], reverse=True)
     reading = {
-        client.submit(index_piece, f.path, start, stop, pure=False, priority=len(largest_first) - i): (f.path, start)
-        for i, (f, start, stop) in enumerate(largest_first)
+        client.submit(index_piece, f.path, start, stop, pure=False, priority=len(every) - i): (f.path, start)
+        for i, (f, start, stop) in enumerate(every)
     }
     found: dict[tuple[str, int], ArchiveIndex] = {}
     left = {path: len(parts) for path, parts in cut.items()}
