@@ -41,7 +41,7 @@ from jobs import extraction
 from jobs.reextract import prepare
 from store import StoreBackend
 from store.clock import to_iso
-from store.pages import PageRecord, gzip_body
+from store.pages import PageRecord, StoredBody, stored_body
 from store.urls import normalize_url
 from store.warcimports import ArchivedArticle
 
@@ -338,16 +338,16 @@ def _store_template_pages(store: StoreBackend, reader: CaptureReader, pages: lis
 def _store_pages(store: StoreBackend, reader: CaptureReader, pages: list[ArchivedPage], now: float) -> None:
     for start in range(0, len(pages), _WRITE_CHUNK):
         chunk = pages[start : start + _WRITE_CHUNK]
-        # Read and compressed before the write lock is taken: other workers write meanwhile.
+        # Read, compressed and hashed before the write lock is taken: other workers write meanwhile.
         records = [_page_record(page, reader.read(page.ref, page.url, page.captured_at)) for page in chunk]
         with store.transaction():
-            for page, (record, gzipped) in zip(chunk, records, strict=True):
+            for page, (record, body) in zip(chunk, records, strict=True):
                 store.add_archived_article(page.article, now)
-                store.save_page(record, offsets=(), gzipped=gzipped)
+                store.save_page(record, offsets=(), body=body)
 
 
-def _page_record(page: ArchivedPage, capture: Capture) -> tuple[PageRecord, bytes]:
-    """The snapshot of a captured page, and its body compressed as the store keeps it."""
+def _page_record(page: ArchivedPage, capture: Capture) -> tuple[PageRecord, StoredBody]:
+    """The snapshot of a captured page, and its body as the store keeps it."""
     record = PageRecord(
         site=page.article.site,
         kind=page.kind,
@@ -359,7 +359,7 @@ def _page_record(page: ArchivedPage, capture: Capture) -> tuple[PageRecord, byte
         fetched_at=page.captured_at,
         article_url=page.article.url,
     )
-    return record, gzip_body(capture.body)
+    return record, stored_body(capture.body)
 
 
 def _store_feeds(store: StoreBackend, reader: CaptureReader, feeds: list[ArchivedCommentFeed], now: float) -> None:

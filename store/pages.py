@@ -31,6 +31,21 @@ def gunzip_body(blob: bytes) -> bytes:
     return gzip.decompress(blob)
 
 
+@dataclass(frozen=True)
+class StoredBody:
+    """A page body as its snapshot keeps it: compressed, with the raw body's size and SHA-256."""
+
+    gzipped: bytes
+    size: int
+    sha256: str
+
+
+def stored_body(body: bytes) -> StoredBody:
+    """What a snapshot keeps of `body`: made before a write lock is taken (SQLite's is the whole
+    store's), since hashing and compressing take longer than the writes."""
+    return StoredBody(gzip_body(body), len(body), hashlib.sha256(body).hexdigest())
+
+
 @dataclass(kw_only=True)
 class PageRecord:
     """A fetched article page as the store keeps it (crawler.items.PageItem is one, with the feed's metadata).
@@ -58,15 +73,15 @@ class PageRecord:
 class PageState(StoreBase):
     """Fetched article pages (`snapshots`) and template pages (`template_pages`)."""
 
-    def save_page(self, page: PageRecord, offsets: Sequence[float], *, gzipped: bytes | None = None) -> int:
+    def save_page(self, page: PageRecord, offsets: Sequence[float], *, body: StoredBody | None = None) -> int:
         """Commit a fetched page and advance its article's schedule atomically; returns the snapshot id.
 
-        Idempotent: the same (article, fetched_at) is stored once. `gzipped`: gzip_body(page.body)
-        made already (an import compresses outside its write transaction, while other workers write).
+        Idempotent: the same (article, fetched_at) is stored once. `body`: stored_body(page.body) made
+        already (an import makes it before its write transaction of many pages, while other workers write).
         """
         stamp = to_iso(page.fetched_at)
         article = page.article_url
-        # Made before the write lock is taken (SQLite's is the whole store's): hashing, compressing.
+        kept = body or stored_body(page.body)
         values = [
             article,
             page.site,
@@ -75,9 +90,9 @@ class PageState(StoreBase):
             page.request_url or page.url,
             page.status,
             json.dumps(page.headers, ensure_ascii=False),
-            gzipped if gzipped is not None else gzip_body(page.body),
-            len(page.body),
-            hashlib.sha256(page.body).hexdigest(),
+            kept.gzipped,
+            kept.size,
+            kept.sha256,
             stamp,
         ]
         with self.transaction() as db:

@@ -184,6 +184,10 @@ def every_record(_record: ArcWarcRecord) -> bool:
     return True
 
 
+def no_record(_record: ArcWarcRecord) -> bool:
+    return False
+
+
 def iter_records(
     path: str,
     tally: ReadTally,
@@ -208,7 +212,7 @@ def _first_sound(fh: IO[bytes], gz: bool, start: int) -> int | None:
     candidate = _next_start(fh, start, gz)
     if candidate is None:
         return None
-    for raw in walk_records(fh, gz, ReadTally(), candidate, 1, lambda _record: False):
+    for raw in walk_records(fh, gz, ReadTally(), candidate, 1, no_record):
         return raw.offset
     return None
 
@@ -280,10 +284,7 @@ def _cuttable(path: str) -> bool:
     if is_whole_gzip(path):
         return False
     with open(path, "rb") as fh:
-        if fh.read(3) != _GZIP_MAGIC:
-            return False
-        fh.seek(0)
-        try:
+        try:  # an uncompressed file fails here (no gzip header), an ARC file below
             head = zlib.decompressobj(31).decompress(fh.read(_BLOCK), len(_WARC_LINE))
         except zlib.error:
             return False
